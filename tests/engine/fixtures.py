@@ -1,0 +1,64 @@
+"""Shared set-up for engine tests, on MicroPython (repo mounted at /input) and CPython."""
+
+import json
+import sys
+
+import engine.calculissimo  # noqa: F401  (registers the ruleset)
+from engine.game import Game
+from engine.profile import Profile
+
+if sys.implementation.name == "micropython":
+    REPO = "/input"
+else:
+    REPO = __file__.rsplit("/", 3)[0]
+
+RULEBOOK = [
+    "D8:9 E8:+ F8:6 G8:÷ H8:2",
+    "H6:4 H7:- H9:+ H10:3",
+    "F6:3 G6:× I6:- J6:1",
+    "D10:6 E10:+ F10:4 G10:- I10:+ J10:5",
+    "J7:× J8:7 J9:+",
+]
+RULEBOOK_SCORES = [48, 12, 33, 38, 19]
+
+
+def profile_data(game="calculissimo"):
+    """A fresh dict of the default profile, for tests that tweak it."""
+    with open(REPO + "/hardware/profiles/" + game + ".json") as f:
+        return json.load(f)
+
+
+_DEFAULT = []
+
+
+def default_profile():
+    if not _DEFAULT:
+        _DEFAULT.append(Profile(profile_data()))
+    return _DEFAULT[0]
+
+
+def new_game(players=2, options=None, seed=None, profile=None):
+    return Game(profile or default_profile(), players, options, seed)
+
+
+def check(game, text):
+    return game.check(game.move(text))
+
+
+def play(game, text):
+    return game.play(game.move(text))
+
+
+def setup_board(game, layout):
+    """Put chips straight onto the board: {"H8": "2", "I8": "?+"} (not a turn of the game).
+
+    Only for checking positions; the chip counts are adjusted so supply checks stay true.
+    """
+    from engine import faces, squares
+
+    w = game.profile.width
+    for name, text in layout.items():
+        ch, joker = faces.parse(text)
+        game.board.cells[squares.parse(name, w, game.profile.height)] = faces.cell_code(ch, joker)
+        key = "?" if joker else ch
+        game.unseen[key] -= 1

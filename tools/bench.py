@@ -1,0 +1,184 @@
+"""`make bench`: what the rules engine costs on the device, measured in this run.
+
+On MicroPython (the WASI build, tools/mpyrun.py) each figure is the wasm fuel of the
+operation alone, read from inside the run just before and after it (tools/fuelprobe.py;
+fuel is deterministic). It is the first call after set-up, so it includes first-call
+costs. Heap is `gc.mem_alloc()` growth over the operation with the collector off: every
+byte allocated, an upper bound on the peak live heap. About 80,000 fuel ~ 1 ms on an RP2040 at 125 MHz:
+an estimate from public pystone figures, not a measurement on hardware.
+
+Measured: (a) validating and scoring each move of the rulebook game, (b) the dense
+late-game position of tools/positions.py (one seven-chip move, a main run and six cross
+runs), CPython validations per second on (b), and a whole refereed game's state (its
+snapshot size, and the heap allocated to rebuild it from the snapshot).
+Exits with status 1 if any budget is exceeded.
+"""
+
+import json
+import sys
+import time
+from pathlib import Path
+
+from tools import mpyrun
+
+FUEL_PER_MS = 80_000
+BUDGET_MOVE_FUEL = 1_600_000
+BUDGET_DENSE_FUEL = 8_000_000
+BUDGET_VALIDATE_HEAP = 24 * 1024
+BUDGET_STATE = 8 * 1024
+
+_SETUP = """
+import gc
+import engine.calculissimo
+from engine import profile, snapshot
+from engine.game import Game
+from tools import positions
+prof = profile.load("/input/hardware/profiles/calculissimo.json")
+"""
+
+
+def _mpy(code):
+    r = mpyrun.run(mpyrun.prelude() + _SETUP + code, heap="4M")
+    if not r.ok:
+        raise SystemExit("MicroPython run failed:\n" + r.describe())
+    return r
+
+
+def _measure(setup, op):
+    """(fuel of op alone, heap allocated by op, op's value) on MicroPython.
+
+    `op` is an expression. gc.mem_alloc() walks the heap's whole allocation table, so it
+    is read outside the fuel window; the probe's own allocations are measured the same
+    way on a no-op and taken off.
+    """
+    code = (
+        setup
+        + "from tools import fuelprobe\n"
+        + "fuelprobe.cost(lambda: None)\n"  # warm the probe: its first call allocates more
+        + "a = gc.mem_alloc()\nfuelprobe.cost(lambda: None)\nb = gc.mem_alloc()\n"
+        + "c = gc.mem_alloc()\nf, v = fuelprobe.cost(lambda: (%s))\nd = gc.mem_alloc()\n" % op
+        + "print('RESULT', f, (d - c) - (b - a), v)\n"
+    )
+    fuel, heap, value = _mpy(code).stdout.split("RESULT ")[1].split(None, 2)
+    return int(fuel), int(heap), value.strip()
+
+
+def rulebook_moves():
+    out = []
+    for k in range(5):
+        setup = (
+            "g = Game(prof, 4)\n"
+            "for t in positions.RULEBOOK[:%d]:\n    g.play(g.move(t))\n"
+            "m = g.move(positions.RULEBOOK[%d])\n" % (k, k)
+        )
+        fuel, heap, score = _measure(setup, "g.check(m).score")
+        out.append({"move": k + 1, "fuel": fuel, "heap": heap, "score": int(score)})
+    return out
+
+
+def dense():
+    setup = "g = positions.dense_game(Game(prof, 2))\nm = g.move(positions.DENSE_MOVE)\n"
+    fuel, heap, score = _measure(setup, "g.check(m).score")
+    return {"fuel": fuel, "heap": heap, "score": int(score)}
+
+
+def cpython_rate(seconds=1.0):
+    import engine.calculissimo  # noqa: F401
+    from engine import profile
+    from engine.game import Game
+    from tools import positions
+
+    prof = profile.load(str(mpyrun.REPO_ROOT / "hardware/profiles/calculissimo.json"))
+    g = positions.dense_game(Game(prof, 2))
+    m = g.move(positions.DENSE_MOVE)
+    n = 0
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        g.check(m)
+        n += 1
+    return n / (time.perf_counter() - t0)
+
+
+def whole_game_snapshot():
+    """A full refereed game (seeded self-play, re-refereed) as snapshot bytes."""
+    import engine.calculissimo  # noqa: F401
+    from engine import autoplay, profile, snapshot
+    from engine.game import Game
+    from engine.move import Move
+
+    prof = profile.load(str(mpyrun.REPO_ROOT / "hardware/profiles/calculissimo.json"))
+    played = Game(prof, 4, seed=11)
+    autoplay.play_game(played)
+    ref = Game(prof, 4)
+    for kind, _, packed, _, _, undo in played.history:
+        if kind == "place":
+            ref.push(Move.from_bytes(packed, prof.width))
+        elif kind == "swap":
+            ref.swap(undo[0])
+        else:
+            ref.pass_turn()
+    return snapshot.encode(ref), ref.turns
+
+
+def game_state():
+    data, turns = whole_game_snapshot()
+    setup = "data = bytes.fromhex(%r)\n" % data.hex()
+    fuel, heap, value = _measure(setup, "snapshot.decode(prof, data).turns")
+    return {
+        "turns": turns,
+        "snapshot_bytes": len(data),
+        "restore_heap": heap,
+        "restore_fuel": fuel,
+    }
+
+
+def main():
+    results = {
+        "rulebook": rulebook_moves(),
+        "dense": dense(),
+        "cpython_dense_per_second": round(cpython_rate()),
+        "state": game_state(),
+    }
+    failures = []
+    print(
+        "Engine cost on MicroPython 1.27 (WASI); ms = fuel / %d (an RP2040 estimate)" % FUEL_PER_MS
+    )
+    print("%-28s %12s %8s %10s" % ("operation", "fuel", "~ms", "heap B"))
+    for m in results["rulebook"]:
+        name = "rulebook move %d (%d pts)" % (m["move"], m["score"])
+        print("%-28s %12d %8.1f %10d" % (name, m["fuel"], m["fuel"] / FUEL_PER_MS, m["heap"]))
+        if m["fuel"] > BUDGET_MOVE_FUEL:
+            failures.append("%s: %d fuel > %d" % (name, m["fuel"], BUDGET_MOVE_FUEL))
+        if m["heap"] > BUDGET_VALIDATE_HEAP:
+            failures.append("%s: heap %d > %d" % (name, m["heap"], BUDGET_VALIDATE_HEAP))
+    d = results["dense"]
+    name = "dense 7 chips (%d pts)" % d["score"]
+    print("%-28s %12d %8.1f %10d" % (name, d["fuel"], d["fuel"] / FUEL_PER_MS, d["heap"]))
+    if d["fuel"] > BUDGET_DENSE_FUEL:
+        failures.append("dense: %d fuel > %d" % (d["fuel"], BUDGET_DENSE_FUEL))
+    if d["heap"] > BUDGET_VALIDATE_HEAP:
+        failures.append("dense: heap %d > %d" % (d["heap"], BUDGET_VALIDATE_HEAP))
+    s = results["state"]
+    print(
+        "whole game state (%d turns): snapshot %d B, rebuilt from it %d B heap (%d fuel)"
+        % (s["turns"], s["snapshot_bytes"], s["restore_heap"], s["restore_fuel"])
+    )
+    if s["restore_heap"] > BUDGET_STATE:
+        failures.append("state: %d B > %d" % (s["restore_heap"], BUDGET_STATE))
+    print("CPython: %d validations/s of the dense move" % results["cpython_dense_per_second"])
+    out = Path(mpyrun.REPO_ROOT) / "build" / "bench.json"
+    out.parent.mkdir(exist_ok=True)
+    out.write_text(json.dumps(results, indent=2) + "\n")
+    print(
+        "budgets: move <= %d fuel, dense <= %d fuel, heap <= %d B, state <= %d B"
+        % (BUDGET_MOVE_FUEL, BUDGET_DENSE_FUEL, BUDGET_VALIDATE_HEAP, BUDGET_STATE)
+    )
+    if failures:
+        print("OVER BUDGET:\n  " + "\n  ".join(failures))
+        return 1
+    print("all within budget")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
