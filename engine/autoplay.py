@@ -5,9 +5,9 @@ operator and a number that extend a run; a three-chip first calculation through 
 square) and keeps the best-scoring legal one. Candidates that cannot be legal on a valid
 board are dropped before the full check, which keeps self-play cheap on MicroPython: a
 run never ends on an operator, so a new number may touch no chip across its line, and a
-new operator must have numbers on both sides of every axis it touches. When nothing fits it swaps its whole rack if the bag allows,
-else passes. Everything is deterministic: candidate order is fixed and the only chance
-is the game's seeded bag.
+new operator must have numbers on both sides of every axis it touches. When nothing fits
+it swaps its whole rack if the bag allows, else passes. Everything is deterministic:
+candidate order is fixed and the only chance is the game's seeded bag.
 """
 
 from engine import faces
@@ -117,7 +117,10 @@ def best_move(game):
 
 
 def play_turn(game):
-    """Play one turn for the player to move; returns ("place", verdict) or ("swap"|"pass", None)."""
+    """Play one turn for the player to move.
+
+    Returns ("place", verdict), or ("swap", None) or ("pass", None).
+    """
     move, verdict = best_move(game)
     if move is not None:
         game.push(move)

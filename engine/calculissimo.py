@@ -100,17 +100,18 @@ class Calculissimo(Ruleset):
         # Which runs each effective premium square of this turn lies on.
         owners = {}
         for r in range(len(runs)):
-            k = 0
-            for i in runs[r].indices():
+            for k, i in enumerate(runs[r].indices()):
                 p = prem[i]
                 # A chip premium works only under a number chip that is not a joker (rule 13).
-                if p and i in new:
-                    if kinds[p] == RUN or (k % 2 == 0 and not cells[i] & faces.JOKER_BIT):
-                        if i in owners:
-                            owners[i].append((r, k))
-                        else:
-                            owners[i] = [(r, k)]
-                k += 1
+                if (
+                    p
+                    and i in new
+                    and (kinds[p] == RUN or (k % 2 == 0 and not cells[i] & faces.JOKER_BIT))
+                ):
+                    if i in owners:
+                        owners[i].append((r, k))
+                    else:
+                        owners[i] = [(r, k)]
         shared = [i for i in owners if len(owners[i]) > 1]
         # For each run: its fixed premiums, and (bit, side, k) for each shared square it has.
         fixed = [[] for _ in runs]

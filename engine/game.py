@@ -205,7 +205,7 @@ class Game:
                 got.append(chip)
                 n -= 1
             return got
-        got = n if n < self.bag else self.bag
+        got = min(self.bag, n)
         self.bag -= got
         self.racks[p] += got
         return got

@@ -116,17 +116,23 @@ class Profile:
 
     def _read_layout(self, rows):
         if len(rows) != self.height:
-            raise ProfileError("profile: layout has %d rows, board has %d" % (len(rows), self.height))
+            raise ProfileError(
+                "profile: layout has %d rows, board has %d" % (len(rows), self.height)
+            )
         cells = bytearray(self.width * self.height)
         for r, row in enumerate(rows):
             if not isinstance(row, str) or len(row) != self.width:
-                raise ProfileError("profile: layout row %d must be %d characters" % (r + 1, self.width))
+                raise ProfileError(
+                    "profile: layout row %d must be %d characters" % (r + 1, self.width)
+                )
             for c, letter in enumerate(row):
                 if letter == ".":
                     continue
                 entry = self.legend.get(letter)
                 if entry is None:
-                    raise ProfileError("profile: layout row %d: %r is not in the legend" % (r + 1, letter))
+                    raise ProfileError(
+                        "profile: layout row %d: %r is not in the legend" % (r + 1, letter)
+                    )
                 cells[r * self.width + c] = self.letters.find(letter)
         return cells
 

@@ -11,8 +11,9 @@ with no arguments, and prints two lines per test, before and after it runs:
 
     MPYUNIT-DONE {"module": "tests.engine.test_x", "tests": 3, "failed": 0}
 
-so a host can tell a finished run from one that died part way (and in which test). If importing the module fails,
-the exception propagates (on MicroPython: exit code 1 and a traceback on stderr).
+so a host can tell a finished run from one that died part way (and in which test). If
+importing the module fails, the exception propagates (on MicroPython: exit code 1 and a
+traceback on stderr).
 
 From a shell, on CPython: `python -m tests.mpyunit tests.engine.test_x [...]`; it exits with
 status 1 if any test failed. Only language features MicroPython >= 1.22 supports are used here.

@@ -182,7 +182,10 @@ def test_structure_and_setup_errors(tmp_path):
     assert got["line"] == 2
     got = error_of(write(tmp_path, '{"game": "calculissimo",\n "players": 2}'))
     assert got["line"] == 1
-    text = '{"game": "calculissimo", "players": 2,\n "options": {\n  "precedence": "x"},\n"turns": []}'
+    text = (
+        '{"game": "calculissimo", "players": 2,\n "options": {\n  "precedence": "x"},\n'
+        '"turns": []}'
+    )
     assert error_of(write(tmp_path, text))["line"] == 3
 
 

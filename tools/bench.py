@@ -4,8 +4,8 @@ On MicroPython (the WASI build, tools/mpyrun.py) each figure is the wasm fuel of
 operation alone, read from inside the run just before and after it (tools/fuelprobe.py;
 fuel is deterministic). It is the first call after set-up, so it includes first-call
 costs. Heap is `gc.mem_alloc()` growth over the operation with the collector off: every
-byte allocated, an upper bound on the peak live heap. About 80,000 fuel ~ 1 ms on an RP2040 at 125 MHz:
-an estimate from public pystone figures, not a measurement on hardware.
+byte allocated, an upper bound on the peak live heap. About 80,000 fuel ~ 1 ms on an
+RP2040 at 125 MHz: an estimate from public pystone figures, not a measurement on hardware.
 
 Measured: (a) validating and scoring each move of the rulebook game, (b) the dense
 late-game position of tools/positions.py (one seven-chip move, a main run and six cross
@@ -123,7 +123,7 @@ def whole_game_snapshot():
 def game_state():
     data, turns = whole_game_snapshot()
     setup = "data = bytes.fromhex(%r)\n" % data.hex()
-    fuel, heap, value = _measure(setup, "snapshot.decode(prof, data).turns")
+    fuel, heap, _ = _measure(setup, "snapshot.decode(prof, data).turns")
     return {
         "turns": turns,
         "snapshot_bytes": len(data),

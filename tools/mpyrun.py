@@ -31,9 +31,9 @@ program's exit code (125 if wasm trapped, e.g. out of fuel).
 from __future__ import annotations
 
 import argparse
-import json
 import atexit
 import functools
+import json
 import sys
 from pathlib import Path
 from typing import NamedTuple

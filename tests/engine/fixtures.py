@@ -6,25 +6,22 @@ import sys
 import engine.calculissimo  # noqa: F401  (registers the ruleset)
 from engine.game import Game
 from engine.profile import Profile
+from tools.positions import RULEBOOK, RULEBOOK_SCORES  # noqa: F401  (re-exported)
 
 if sys.implementation.name == "micropython":
     REPO = "/input"
 else:
-    REPO = __file__.rsplit("/", 3)[0]
+    REPO = __file__.replace("\\", "/").rsplit("/", 3)[0]
 
-RULEBOOK = [
-    "D8:9 E8:+ F8:6 G8:÷ H8:2",
-    "H6:4 H7:- H9:+ H10:3",
-    "F6:3 G6:× I6:- J6:1",
-    "D10:6 E10:+ F10:4 G10:- I10:+ J10:5",
-    "J7:× J8:7 J9:+",
-]
-RULEBOOK_SCORES = [48, 12, 33, 38, 19]
+
+def profile_path(game="calculissimo"):
+    """The path of a game's default board profile."""
+    return REPO + "/hardware/profiles/" + game + ".json"
 
 
 def profile_data(game="calculissimo"):
     """A fresh dict of the default profile, for tests that tweak it."""
-    with open(REPO + "/hardware/profiles/" + game + ".json") as f:
+    with open(profile_path(game)) as f:
         return json.load(f)
 
 

@@ -4,11 +4,11 @@ Plain functions, `assert` and tests/engine/checks.py only: they run on MicroPyth
 """
 
 from engine import record
-from engine.errors import GameStateError, RecordError
+from engine.errors import RecordError
 from engine.game import Game
 from engine.profile import load
 from tests.engine.checks import eq, raises
-from tests.engine.paths import profile_path
+from tests.engine.fixtures import profile_path
 
 RULEBOOK = [
     [["D8", "9"], ["E8", "+"], ["F8", "6"], ["G8", "÷"], ["H8", "2"]],
