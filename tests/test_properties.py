@@ -4,11 +4,15 @@ Not run on MicroPython: it needs pytest, hypothesis, `fractions` and `eval`.
 
 1. `engine.arith.evaluate` against exact `Fraction` evaluation, both precedence modes and
    fraction inputs (`dens=`).
-2. `Game.check` legality and score against a brute-force scorer written from RULES.md
-   alone: it reads the premium layout from the profile JSON itself, finds runs, checks
-   shape, supply and well-formedness, and tries every premium-square assignment.
-   Positions come from seeded random games biased towards dense boards where new chips
-   bridge gaps, so cross runs and premium squares shared by two runs occur often.
+2. `Game.check` legality, score and run count against a brute-force scorer written from
+   RULES.md alone: it reads the premium layout from the profile JSON itself, finds runs,
+   checks shape, supply and well-formedness, and tries every premium-square assignment.
+   Positions come from seeded random games (default layout, and a random layout with
+   premiums on half the squares) biased towards new chips that bridge gaps between
+   numbers, plus a fixed scaffold where one move joins two runs through a premium square.
+   Note: on a board of valid runs a new number chip never has a neighbour across the
+   move's line (the run it would extend ends on a number), so only calculation premiums
+   under new operators can be shared by two runs; the scaffold forces that case.
 3. Jokers on premium squares.
 4. Round trips of `Move` through its text and byte forms; `engine.prng.Prng`.
 """
@@ -39,6 +43,7 @@ settings.register_profile(
     derandomize=True,
     max_examples=300,
     deadline=None,
+    database=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
 PROPS = settings.get_profile("properties")
@@ -421,7 +426,8 @@ def _grow(rng, board, target, dr, dc, phase, careful):
                 break
             new.append(sq)
     new.sort()
-    while len(new) > RACK:
+    limit = RACK + (rng.random() < 0.1)  # sometimes one chip more than a rack holds
+    while len(new) > limit:
         new.pop(0 if rng.random() < 0.5 else -1)
     if not careful:
         return new
@@ -443,7 +449,7 @@ def _grow(rng, board, target, dr, dc, phase, careful):
             if (
                 _on_board(beyond)
                 and beyond not in board
-                and len(new) < RACK
+                and len(new) < limit
                 and _number_cell(beyond, phase)
                 and _fits(board, beyond, dr, dc, phase)
             ):
@@ -483,6 +489,8 @@ def gen_candidate(rng, board, first):
             for i in range(n)
         ]
         phase = 0 if rng.random() < 0.7 else 1
+        if rng.random() < 0.05:
+            line = [(r + across, c + (not across)) for r, c in line]  # off the start square
         return _fill(rng, line, phase, 0.04)
     empty_near = sorted({n for sq in board for n in _neighbours(sq) if n not in board})
     if rng.random() < 0.05:
@@ -525,7 +533,25 @@ def gen_candidate(rng, board, first):
         if not _fits(board, target, dr, dc, phase):
             return []
     new = _grow(rng, board, target, dr, dc, phase, careful)
+    if rng.random() < 0.1:
+        new = _distort(rng, board, new, dr, dc, empty_near)
     return _fill(rng, new, phase, 0.03)
+
+
+def _distort(rng, board, new, dr, dc, empty_near):
+    """Break the shape of a plausible move: a gap, a shifted line, a chip off the line, or
+    two chips on one square."""
+    kind = rng.randrange(4)
+    if kind == 3 and new:
+        return new + [rng.choice(new)]
+    if kind == 0 and len(new) >= 3:
+        return new[:1] + new[2:] if rng.random() < 0.5 else new[:-2] + new[-1:]
+    if kind == 1:
+        k = rng.choice((-3, -2, 2, 3))
+        moved = [(r + k * dc, c + k * dr) for r, c in new]
+        return [sq for sq in moved if _on_board(sq) and sq not in board]
+    off = [sq for sq in empty_near if sq not in new]
+    return new + rng.sample(off, 1) if off else new
 
 
 def _fill(rng, cells, phase, noise):
@@ -657,7 +683,7 @@ def test_generator_reaches_dense_positions():
     """Guard for the generator: many legal moves, often with cross runs."""
     total = _coverage(False)
     assert total["legal"] >= 250, total
-    assert total["cross"] >= 10, total
+    assert total["cross"] >= 8, total
 
 
 def test_generator_reaches_shared_premiums():
@@ -739,12 +765,12 @@ def test_reference_agrees_on_rulebook_example():
             board[sq] = (ch, joker)
 
 
-def test_shared_green_square_goes_to_the_better_run():
-    """A new 3 on green F10 lies on two runs; the ×2 may apply to only one of them."""
+def test_covered_premium_is_spent():
+    """Green F10 doubles its 1 when laid, and is plain for the later move through it."""
     game = Game(PROFILE, 2)
-    game.push(game.move("F8:6 G8:+ H8:2"))  # 6 on green: 12 + 2 = 14, logo ×2
-    game.push(game.move("F9:+ F10:1"))  # column F: 6 + 1 -> 6 + 2 (green F10)
-    verdict = game.check(game.move("G10:+ H10:4"))  # row 10: 1 + 4 (green H10: 8)
+    assert game.push(game.move("F8:6 G8:+ H8:2")).score == 28  # (12 + 2) × 2 (logo)
+    assert game.push(game.move("F9:+ F10:1")).score == 8  # 6 + 2: F8 is spent, F10 green
+    verdict = game.check(game.move("G10:+ H10:4"))  # 1 + 8: F10 spent, H10 green
     assert verdict.legal and verdict.score == 9
     board = {
         (7, 5): ("6", False),
@@ -755,6 +781,37 @@ def test_shared_green_square_goes_to_the_better_run():
     }
     placements = [((9, 6), "+", False), ((9, 7), "4", False)]
     assert ref_judge(board, placements, False, RACK, False).score == 9
+
+
+def _join_position(row2, harness):
+    """Lay the join scaffold; `row2` gives the digits of E2, G2, I2, K2."""
+    e2, g2, i2, k2 = row2
+    moves = [
+        "E8:2 F8:× G8:3 H8:+ I8:4 J8:+ K8:5",
+        f"E7:+ E6:2 E5:+ E4:3 E3:+ E2:{e2}",
+        f"K7:+ K6:2 K5:+ K4:3 K3:+ K2:{k2}",
+        f"F2:+ G2:{g2}",
+        f"J2:+ I2:{i2}",
+    ]
+    for text in moves:
+        move = Move.parse(text, WIDTH, HEIGHT)
+        placements = [((i // WIDTH, i % WIDTH), chr(c & 0x7F), False) for i, c in move]
+        assert harness.play(placements)[0].legal, text
+
+
+def test_shared_yellow_square_goes_to_the_better_run():
+    """H2 (yellow ×2) lies on column H's new run and on row 2's: one of them gets it."""
+    h = Harness(0, 2, False)
+    _join_position("1111", h)
+    got, want = h.play([((0, 7), "9", False), ((1, 7), "+", False), ((2, 7), "8", False)])
+    # column H 9 + 8 = 17, row 2 1 + 1 + 1 + 1 = 4: the ×2 goes to the column.
+    assert got.score == want.score == 17 * 2 + 4
+    assert want.shared == 1
+    h = Harness(0, 2, False)
+    _join_position("9876", h)
+    got, want = h.play([((0, 7), "1", False), ((1, 7), "+", False), ((2, 7), "2", False)])
+    # column H 1 + 2 = 3, row 2 9 + 8 + 7 + 6 = 30: the ×2 goes to the row.
+    assert got.score == want.score == 3 + 30 * 2
 
 
 def test_illegal_when_no_premium_assignment_is_integral():
@@ -799,27 +856,16 @@ def test_joker_may_not_stand_for_multiplication():
     assert V.JOKER_AS_MULTIPLICATION in verdict.codes()
 
 
-_row8_faces = st.lists(
-    st.tuples(st.sampled_from("0123456789"), st.sampled_from("+-*:"), st.booleans()),
-    min_size=1,
-    max_size=3,
-)
-
-
 @PROPS
-@given(st.integers(1, 7), _row8_faces, st.sampled_from("0123456789"), st.booleans(), st.booleans())
-def test_first_move_with_jokers_matches_reference(start_col, body, last, last_joker, mul_first):
+@given(st.data(), st.sampled_from((3, 5, 7)), st.booleans())
+def test_first_move_with_jokers_matches_reference(data, length, mul_first):
     """First moves across row 8 over green squares and the logo, jokers anywhere."""
-    chips = []
-    for digit, op, joker in body:
-        chips.append((digit, joker))
-        chips.append((op, joker and op != "*"))
-    chips.append((last, last_joker))
-    start_col = min(start_col, 7)
-    if start_col + len(chips) - 1 < 7:
-        start_col = 8 - len(chips)
-    placements = [((7, start_col + i), ch, j) for i, (ch, j) in enumerate(chips)]
-    placements = [p for p in placements if p[0][1] < WIDTH]
+    start = data.draw(st.integers(START[1] + 1 - length, START[1]))
+    placements = []
+    for k in range(length):
+        ch = data.draw(st.sampled_from(DIGITS if k % 2 == 0 else "+-*:"))
+        joker = data.draw(st.booleans()) and ch != "*"
+        placements.append(((START[0], start + k), ch, joker))
     options = {"precedence": "mul_first" if mul_first else "standard"}
     game = Game(PROFILE, 2, options)
     move = Move([(_index(sq), _code(ch, j)) for sq, ch, j in placements], WIDTH)
