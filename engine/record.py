@@ -14,7 +14,6 @@ illegal placement does.
 illegal move under `strict` is written `{"pass": true, "forfeit": true}` and replays as a pass.
 """
 
-import engine.calculissimo  # noqa: F401  (registers the ruleset)
 from engine import faces, squares
 from engine import verdict as V
 from engine.errors import FaceError, GameStateError, OptionError, RecordError, SquareError

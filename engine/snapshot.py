@@ -10,7 +10,7 @@ The chips not yet on the board are recomputed from the profile's chip set on res
 Only referee mode is stored: a known-rack (self-play) game raises GameStateError.
 """
 
-from engine.errors import GameStateError
+from engine.errors import GameStateError, OptionError
 from engine.game import KINDS, Game
 
 MAGIC = b"CQS"
@@ -55,8 +55,13 @@ def decode(profile, data):
     """Rebuild a Game from `encode`'s bytes; GameStateError if they are not a valid state."""
     try:
         return _decode(profile, data)
-    except (IndexError, ValueError, KeyError) as exc:
+    except (IndexError, ValueError, KeyError, OptionError) as exc:
         raise GameStateError("saved game is damaged: %s" % (exc,))
+
+
+def _need(ok, what):
+    if not ok:
+        raise GameStateError("saved game is damaged: " + what)
 
 
 def _decode(profile, data):
@@ -75,36 +80,43 @@ def _decode(profile, data):
     flags = data[7]
     game.over = bool(flags & 1)
     game.bag = _read(data, 8, 2)
+    _need(game.to_move < n and game.idle <= n and flags < 4, "turn state")
     pos = 15
     for p in range(n):
         s = _read(data, pos, 4)
         game.scores[p] = s - (1 << 32) if s & 0x80000000 else s
         pos += 4
     game.racks = list(data[pos : pos + n])
+    _need(len(game.racks) == n and max(game.racks) <= profile.rack_size, "rack sizes")
     pos += n
     if flags & 2:
         game.penalties = [_read(data, pos + 2 * p, 2) for p in range(n)]
         pos += 2 * n
     size = profile.width * profile.height
     cells = game.board.cells
+    _need(len(data) >= pos + size + 2, "board")
     cells[:] = data[pos : pos + size]
     pos += size
+    alphabet = game.rules.alphabet
     for c in cells:
         if c:
-            key = "?" if c & 0x80 else chr(c & 0x7F)
+            ch = chr(c & 0x7F)
+            _need(ch in alphabet, "unknown chip on the board")
+            key = "?" if c & 0x80 else ch
             if game.unseen.get(key, 0) <= 0:
                 raise GameStateError("saved board holds more %r chips than the set" % key)
             game.unseen[key] -= 1
+    _need(game.bag + sum(game.racks) <= sum(game.unseen.values()), "bag and racks")
     game.turns = _read(data, pos, 2)
     game.log = bytearray(data[pos + 2 :])
     # Walk the log: every entry must be whole and end on its own length byte.
     start = 0
+    log = game.log
     for _ in range(game.turns):
-        if game.log[start] >= len(KINDS):
-            raise GameStateError("saved game log has an unknown turn kind")
-        length = 10 + 3 * game.log[start + 8]
-        if game.log[start + length - 1] != length:
-            raise GameStateError("saved game log is damaged")
+        _need(start + 10 <= len(log) and log[start] < len(KINDS), "log entry kind")
+        _need(log[start + 1] < n and log[start + 2] < n and log[start + 3] <= n, "log players")
+        length = 10 + 3 * log[start + 8]
+        _need(start + length <= len(log) and log[start + length - 1] == length, "log entry")
         start += length
     if start != len(game.log):
         raise GameStateError("saved game log has %d stray bytes" % (len(game.log) - start))

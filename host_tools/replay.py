@@ -58,6 +58,9 @@ def load(path, profile_path=None):
         game = data.get("game") if isinstance(data, dict) else None
         name = data.get("profile", "default") if isinstance(data, dict) else "default"
         if profile_path is None and isinstance(name, str) and game in rec.GAMES:
+            # A profile is named, not located: letters, digits, '-' and '_' only.
+            if not name or not all(c.isalnum() or c in "-_" for c in name):
+                raise RecordError("unknown profile %r" % name, ("profile",))
             profile_path = profile_file(game, name)
         profile = None
         if profile_path is not None:
