@@ -41,6 +41,8 @@ def _chip_key(code):
 
 
 class Game:
+    """One game on one board profile; `seed` selects known-rack (self-play) mode."""
+
     def __init__(self, profile, players, options=None, seed=None):
         self.profile = profile
         self.rules = ruleset_for(profile, options)
@@ -149,7 +151,7 @@ class Game:
         for key, n in need.items():
             if self.known:
                 if self.racks[p].count(key) < n:
-                    reasons.append(V.Reason(V.NOT_ON_RACK, square=None))
+                    reasons.append(V.Reason(V.NOT_ON_RACK))
             elif self.unseen.get(key, 0) < n:
                 reasons.append(V.Reason(V.CHIP_UNAVAILABLE))
         return reasons
@@ -226,12 +228,16 @@ class Game:
 
         The history keeps the count (referee) or (count, rack before, bag before).
         """
+        if self.over:
+            raise GameStateError("the game is over")
         if not self.can_swap():
             raise GameStateError(
                 "swapping needs at least %d chips in the bag" % self.options["swap_min_bag"]
             )
         p = self.to_move
         if self.known:
+            if not chips:
+                raise GameStateError("swap at least one chip")
             rack = list(self.racks[p])
             for ch in chips:
                 if ch not in rack:
