@@ -80,9 +80,10 @@ class Board:
             if i < 0 or i >= size:
                 return [V.Reason(V.OFF_BOARD)], 0
             if i == prev:
-                reasons.append(V.Reason(V.DUPLICATE_SQUARE, square=squares.name(i, w)))
+                name = squares.name(i, w)
+                reasons.append(V.Reason(V.DUPLICATE_SQUARE, square=name, where=(i,)))
             elif cells[i]:
-                reasons.append(V.Reason(V.OCCUPIED, square=squares.name(i, w)))
+                reasons.append(V.Reason(V.OCCUPIED, square=squares.name(i, w), where=(i,)))
             prev = i
         if reasons:
             return reasons, 0
@@ -100,10 +101,11 @@ class Board:
             new = {i for i, _ in placements}
             for i in range(first, last + 1, step):
                 if not cells[i] and i not in new:
-                    return [V.Reason(V.GAP, square=squares.name(i, w))], step
+                    return [V.Reason(V.GAP, square=squares.name(i, w), where=(i,))], step
         if first_move:
             if not any(i == start for i, _ in placements):
-                return [V.Reason(V.FIRST_MOVE_OFF_START, square=squares.name(start, w))], step
+                name = squares.name(start, w)
+                return [V.Reason(V.FIRST_MOVE_OFF_START, square=name, where=(start,))], step
         elif not any(self._touches(i) for i, _ in placements):
             return [V.Reason(V.NOT_CONNECTED)], step
         return [], step

@@ -92,7 +92,7 @@ class Calculissimo(Ruleset):
                 face = evaluate(nums, ops, mul_first)
                 problem = _problem(face)
             if problem is not None:
-                reasons.append(V.Reason(problem, run=run.name))
+                reasons.append(V.Reason(problem, run=run.name, where=run.indices()))
             parsed.append((nums, ops, face, codes))
         if reasons:
             return reasons, [], 0
@@ -158,7 +158,14 @@ class Calculissimo(Ruleset):
                 best_total = total
                 best = picked
         if best is None:
-            return [V.Reason(V.PREMIUM_INVALID, run=runs[r].name) for r in fewest_bad], [], 0
+            return (
+                [
+                    V.Reason(V.PREMIUM_INVALID, run=runs[r].name, where=runs[r].indices())
+                    for r in fewest_bad
+                ],
+                [],
+                0,
+            )
 
         scores = []
         for r in range(len(runs)):

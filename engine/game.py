@@ -35,6 +35,37 @@ FORFEIT = "forfeit"  # an illegal move under strict: the turn is lost
 KINDS = (PLACE, PASS, SWAP, TIMEOUT, FORFEIT)
 
 
+def draw_for_first(profile, players, prng):
+    """Run the setup draw (RULES.md): each player draws a chip; the highest number starts.
+
+    Operators and jokers are no number: that player draws again, and so do players tied
+    for the highest; every chip goes back before the game. Returns (first, draws) with
+    `first` 0-based and `draws` the faces each player drew, in order.
+    """
+    bag = []
+    for ch in sorted(profile.chips):
+        bag.extend([ch] * profile.chips[ch])
+    draws = [[] for _ in range(players)]
+    contenders = list(range(players))
+    while True:
+        prng.shuffle(bag)
+        best = -1
+        winners = []
+        for k in range(len(contenders)):
+            p = contenders[k]
+            ch = bag[k]
+            draws[p].append(ch)
+            value = ord(ch) - 48 if faces.is_digit(ch) else -1
+            if value > best:
+                best = value
+                winners = [p]
+            elif value == best:
+                winners.append(p)
+        if best >= 0 and len(winners) == 1:
+            return winners[0], draws
+        contenders = winners
+
+
 def _chip_key(code):
     """The chip-set key a board cell's chip was taken from: its face, or '?' for a joker."""
     return faces.JOKER if code & faces.JOKER_BIT else chr(code & faces.FACE_MASK)
@@ -43,7 +74,7 @@ def _chip_key(code):
 class Game:
     """One game on one board profile; `seed` selects known-rack (self-play) mode."""
 
-    def __init__(self, profile, players, options=None, seed=None):
+    def __init__(self, profile, players, options=None, seed=None, first=0):
         self.profile = profile
         self.rules = ruleset_for(profile, options)
         self.options = self.rules.options
@@ -53,11 +84,14 @@ class Game:
             raise OptionError(
                 "players must be %d to %d" % (profile.min_players, profile.max_players)
             )
+        if not isinstance(first, int) or not 0 <= first < players:
+            raise OptionError("the first player must be 1 to %d" % players)
         self.players = players
         self.board = Board(profile.width, profile.height)
         self.scores = [0] * players
         self.penalties = None
-        self.to_move = 0
+        self.first = first  # who opened the game (0-based): the winner of the draw
+        self.to_move = first
         self.idle = 0  # turns in a row without a move (pass, swap, timeout, forfeit)
         self.over = False
         self.log = bytearray()

@@ -38,9 +38,10 @@ class Turn:
 class Record:
     """A validated record; `end_racks` is None or one list of face texts per player."""
 
-    def __init__(self, game, players, options, profile, turns, end_racks):
+    def __init__(self, game, players, options, profile, turns, end_racks, first=0):
         self.game = game
         self.players = players
+        self.first = first  # 0-based; the record's optional "first" key is 1-based
         self.options = options
         self.profile = profile
         self.turns = turns
@@ -74,7 +75,10 @@ def read(data, width=15, height=15):
     racks = None
     if "end" in data:
         racks = _read_end(data["end"], players)
-    return Record(game, players, dict(options), profile, out, racks)
+    first = data.get("first", 1)  # an added key: who won the setup draw (default player 1)
+    if not _is_int(first) or not 1 <= first <= players:
+        raise RecordError("'first' must be a player number 1 to %d" % players, ("first",))
+    return Record(game, players, dict(options), profile, out, racks, first - 1)
 
 
 def _read_turn(turn, path, width, height):
@@ -157,7 +161,7 @@ def replay(record, profile):
             "the record is %s but the profile is %s" % (record.game, profile.game), ("game",)
         )
     try:
-        game = Game(profile, record.players, record.options)
+        game = Game(profile, record.players, record.options, first=record.first)
     except OptionError as exc:
         raise RecordError(str(exc), _option_path(record, profile))
     return _lines(game, record)
@@ -272,6 +276,8 @@ def write(game, turns_meta=None, racks=None):
         "profile": game.profile.name,
         "turns": turns,
     }
+    if game.first:
+        data["first"] = game.first + 1
     if racks is None and game.known and game.penalties is not None:
         racks = [[faces.text(ch, ch == faces.JOKER) for ch in r] for r in game.racks]
     if racks is not None:

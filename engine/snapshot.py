@@ -1,7 +1,7 @@
 """A refereed game's whole state as compact bytes, and back (for the journal and resume).
 
 Layout (version 1; integers big-endian):
-  b"CQS" version players to_move idle flags(bit0 over, bit1 penalties) bag(2)
+  b"CQS" version players to_move idle first flags(bit0 over, bit1 penalties) bag(2)
   precedence(1: 0 standard, 1 mul_first) strict(1) turn_seconds(2) swap_min_bag(1)
   scores: players x 4 (two's complement)   racks: players x 1   penalties: players x 2 if set
   board: width*height cell codes
@@ -35,7 +35,7 @@ def encode(game):
     o = game.options
     out = bytearray(MAGIC)
     flags = (1 if game.over else 0) | (2 if game.penalties is not None else 0)
-    out += bytes([VERSION, game.players, game.to_move, game.idle, flags])
+    out += bytes([VERSION, game.players, game.to_move, game.idle, game.first, flags])
     out += _u(game.bag, 2)
     out += bytes([_PRECEDENCE.index(o["precedence"]), 1 if o["strict"] else 0])
     out += _u(o["turn_seconds"], 2) + bytes([o["swap_min_bag"]])
@@ -55,7 +55,7 @@ def decode(profile, data):
     """Rebuild a Game from `encode`'s bytes; GameStateError if they are not a valid state."""
     try:
         return _decode(profile, data)
-    except (IndexError, ValueError, KeyError, OptionError) as exc:
+    except (IndexError, ValueError, KeyError, OptionError) as exc:  # OptionError: bad header
         raise GameStateError("saved game is damaged: %s" % (exc,))
 
 
@@ -69,19 +69,19 @@ def _decode(profile, data):
         raise GameStateError("not a saved game (or a newer version)")
     n = data[4]
     options = {
-        "precedence": _PRECEDENCE[data[10]],
-        "strict": bool(data[11]),
-        "turn_seconds": _read(data, 12, 2),
-        "swap_min_bag": data[14],
+        "precedence": _PRECEDENCE[data[11]],
+        "strict": bool(data[12]),
+        "turn_seconds": _read(data, 13, 2),
+        "swap_min_bag": data[15],
     }
-    game = Game(profile, n, options)
+    game = Game(profile, n, options, first=data[7])
     game.to_move = data[5]
     game.idle = data[6]
-    flags = data[7]
+    flags = data[8]
     game.over = bool(flags & 1)
-    game.bag = _read(data, 8, 2)
+    game.bag = _read(data, 9, 2)
     _need(game.to_move < n and game.idle <= n and flags < 4, "turn state")
-    pos = 15
+    pos = 16
     for p in range(n):
         s = _read(data, pos, 4)
         game.scores[p] = s - (1 << 32) if s & 0x80000000 else s

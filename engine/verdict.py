@@ -33,12 +33,17 @@ SWAP_NOT_ALLOWED = "swap_not_allowed"
 
 
 class Reason:
-    """One reason a placement is illegal; `run` and `square` are names or None."""
+    """One reason a placement is illegal.
 
-    def __init__(self, code, run=None, square=None):
+    `run` and `square` are names (or None) for people and records; `where` holds the same
+    places as board indices, for the board to light.
+    """
+
+    def __init__(self, code, run=None, square=None, where=()):
         self.code = code
         self.run = run
         self.square = square
+        self.where = where
 
     def to_dict(self):
         d = {"code": self.code}

@@ -34,8 +34,8 @@ def default_profile():
     return _DEFAULT[0]
 
 
-def new_game(players=2, options=None, seed=None, profile=None):
-    return Game(profile or default_profile(), players, options, seed)
+def new_game(players=2, options=None, seed=None, profile=None, first=0):
+    return Game(profile or default_profile(), players, options, seed, first)
 
 
 def check(game, text):

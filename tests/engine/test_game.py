@@ -5,6 +5,7 @@ Runs on CPython (pytest) and on MicroPython (tests/mpyunit.py) with the same res
 
 from engine import autoplay
 from engine.errors import GameStateError, IllegalMoveError, OptionError, ProfileError
+from engine.game import Game
 from engine.profile import Profile
 from tests.engine.checks import eq, raises
 from tests.engine.fixtures import RULEBOOK, new_game, play, profile_data
@@ -274,3 +275,29 @@ def test_seeded_self_play_keeps_invariants_and_is_the_same_everywhere():
 
 def test_seeded_first_move():
     eq(str(autoplay.best_move(new_game(3, seed=1))[0]), "F8:3 G8:× H8:4")
+
+
+# --- who starts --------------------------------------------------------------------------
+
+
+def test_first_player_from_the_draw():
+    from engine.game import draw_for_first
+    from engine.prng import Prng
+
+    # Seed 0: no one draws a number at first (-, ×, -), so all three draw again.
+    first, draws = draw_for_first(new_game(3).profile, 3, Prng(0))
+    eq((first, draws), (0, [["-", "9"], ["*", "3"], ["-", "7"]]))
+    # The winner's last draw is a number higher than every other player's last draw.
+    mine = draws[first][-1]
+    eq("0" <= mine <= "9", True)
+    for p in range(3):
+        if p != first and len(draws[p]) == len(draws[first]):
+            eq(draws[p][-1] < mine or not "0" <= draws[p][-1] <= "9", True)
+    g = new_game(3, first=first)
+    eq(g.to_move, first)
+    play(g, RULEBOOK[0])
+    eq(g.scores[first], 48)
+    first, draws = draw_for_first(new_game(3).profile, 3, Prng(5))  # decided at once
+    eq((first, draws), (0, [["8"], ["3"], ["4"]]))
+    eq(g.to_move, (first + 1) % 3)
+    raises(OptionError, Game, g.profile, 3, None, None, 3)

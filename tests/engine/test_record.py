@@ -254,3 +254,17 @@ def test_write_known_racks():
     d = record.write(g)
     eq([len(r) for r in d["end"]["racks"]], [7, 7])
     eq(run(d)[-1]["totals"], g.totals())
+
+
+def test_first_player_key():
+    data = {"game": "calculissimo", "players": 3, "first": 2, "turns": [{"pass": True}]}
+    rec = record.read(data)
+    eq(rec.first, 1)
+    lines = list(record.replay(rec, profile()))
+    eq(lines[0]["player"], 2)
+    data["first"] = 4
+    raises(RecordError, record.read, data)
+    g = Game(profile(), 3, first=2)
+    g.pass_turn()
+    eq(record.write(g)["first"], 3)
+    eq("first" in record.write(Game(profile(), 3)), False)

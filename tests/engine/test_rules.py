@@ -100,6 +100,15 @@ def test_well_formed_alternation():
     eq(check(g, "G8:9 H8:+ I8:1").legal, True)
 
 
+def test_reasons_locate_what_to_light():
+    g = new_game()
+    v = check(g, "H8:2 I8:× J8:3 K8:× L8:1")
+    eq(list(v.reasons[0].where), [7 * 15 + c for c in range(7, 12)])
+    play(g, RULEBOOK[0])
+    eq(list(check(g, "H8:5 H9:+ H10:1").reasons[0].where), [7 * 15 + 7])
+    eq(list(check(g, "A1:1").reasons[0].where), [])  # not_connected: nothing to point at
+
+
 def test_one_multiplication_per_run():
     g = new_game()
     eq(

@@ -65,3 +65,10 @@ def test_damage_is_refused():
 
 def test_known_racks_are_not_saved():
     raises(GameStateError, snapshot.encode, new_game(2, seed=3))
+
+
+def test_first_player_is_kept():
+    g = new_game(3, first=2)
+    play(g, RULEBOOK[0])
+    h = snapshot.decode(default_profile(), snapshot.encode(g))
+    eq((h.first, h.to_move, h.scores), (2, 0, [0, 0, 48]))
