@@ -17,7 +17,7 @@ run is evaluated once per distinct subset of its own shared squares (memoised).
 from engine import faces
 from engine import verdict as V
 from engine.arith import evaluate
-from engine.profile import CHIP, RUN
+from engine.profile import RUN
 from engine.rules import Ruleset, register
 
 
@@ -112,52 +112,62 @@ class Calculissimo(Ruleset):
                         owners[i].append((r, k))
                     else:
                         owners[i] = [(r, k)]
-        shared = [i for i in owners if len(owners[i]) > 1]
-        # For each run: its fixed premiums, and (bit, side, k) for each shared square it has.
-        fixed = [[] for _ in runs]
-        choices = [[] for _ in runs]
+        # Premiums under one run are fixed; a square on two runs is a choice (rule 14).
+        factors = profile.factors
+        fixed_mult = [1] * len(runs)  # product of the fixed run premiums of each run
+        fixed_chip = [[] for _ in runs]  # (k, factor) chip premiums each run always has
+        shared = []  # (factor, is a run premium, (r, k) one side, (r, k) other side)
         for i, lst in owners.items():
+            p = prem[i]
             if len(lst) == 1:
-                fixed[lst[0][0]].append((i, lst[0][1]))
-        for bit in range(len(shared)):
-            i = shared[bit]
-            for side in range(2):
-                r, k = owners[i][side]
-                choices[r].append((bit, side, i, k))
+                r, k = lst[0]
+                if kinds[p] == RUN:
+                    fixed_mult[r] *= factors[p]
+                else:
+                    fixed_chip[r].append((k, factors[p]))
+            else:
+                shared.append((factors[p], kinds[p] == RUN, lst[0], lst[1]))
 
-        cache = {}
+        # Try every assignment. A run premium only changes a multiplier; a run's value is
+        # evaluated once per distinct set of chip premiums it gets (in Calculissimo a shared
+        # square is always under an operator, so each run is evaluated once).
+        values = {}
+        mult = list(fixed_mult)  # buffers reused across assignments
+        chip_bits = [0] * len(runs)
         best_total = -1
-        best = None
+        best_mask = -1
         fewest_bad = None
         for mask in range(1 << len(shared)):
-            total = 0
-            picked = []
-            bad = []
             for r in range(len(runs)):
-                local = 0
-                for t in range(len(choices[r])):
-                    bit, side, _, _ = choices[r][t]
-                    if (mask >> bit) & 1 == side:
-                        local |= 1 << t
-                key = (r, local)
-                res = cache.get(key)
-                if res is None:
-                    res = self._with_premiums(
-                        parsed[r], fixed[r], choices[r], local, prem, profile, mul_first
-                    )
-                    cache[key] = res
-                if res[0] is None:
-                    bad.append(r)
+                mult[r] = fixed_mult[r]
+                chip_bits[r] = 0
+            for j in range(len(shared)):
+                factor, is_run, a, b = shared[j]
+                r = b[0] if (mask >> j) & 1 else a[0]
+                if is_run:
+                    mult[r] *= factor
                 else:
-                    total += res[0] * res[1]
-                picked.append(res)
-            if bad:
+                    chip_bits[r] |= 1 << j
+            total = 0
+            bad = None
+            for r in range(len(runs)):
+                key = chip_bits[r] << 5 | r  # an int key, no tuple: <= 17 runs a move
+                if key in values:
+                    value = values[key]
+                else:
+                    value = self._value(parsed[r], fixed_chip[r], shared, r, chip_bits[r])
+                    values[key] = value
+                if value is None:
+                    bad = [r] if bad is None else bad + [r]
+                else:
+                    total += value * mult[r]
+            if bad is not None:
                 if fewest_bad is None or len(bad) < len(fewest_bad):
                     fewest_bad = bad
             elif total > best_total:
                 best_total = total
-                best = picked
-        if best is None:
+                best_mask = mask
+        if best_mask < 0:
             return (
                 [
                     V.Reason(V.PREMIUM_INVALID, run=runs[r].name, where=runs[r].indices())
@@ -167,35 +177,37 @@ class Calculissimo(Ruleset):
                 0,
             )
 
+        # The breakdown of the best assignment.
+        for r in range(len(runs)):
+            mult[r] = fixed_mult[r]
+            chip_bits[r] = 0
+        for j in range(len(shared)):
+            factor, is_run, a, b = shared[j]
+            r = b[0] if (best_mask >> j) & 1 else a[0]
+            if is_run:
+                mult[r] *= factor
+            else:
+                chip_bits[r] |= 1 << j
         scores = []
         for r in range(len(runs)):
-            nums, ops, face, codes = parsed[r]
-            value, mult = best[r]
-            scores.append(V.RunScore(runs[r], codes, face[0], value, mult))
+            face, codes = parsed[r][2], parsed[r][3]
+            value = values[chip_bits[r] << 5 | r]
+            scores.append(V.RunScore(runs[r], codes, face[0], value, mult[r]))
         return [], scores, best_total
 
-    @staticmethod
-    def _with_premiums(parsed, fixed, choices, local, prem, profile, mul_first):
-        """(premium-adjusted value or None if not a positive integer, run multiplier)."""
+    def _value(self, parsed, fixed_chip, shared, r, bits):
+        """Run r's value with its chip premiums (fixed, and the shared ones in `bits`);
+        None if that is not a positive integer."""
         nums, ops, face, _ = parsed
-        if not fixed and not local:
-            return (face[0], 1)  # no premium applies: the face value stands
+        if not fixed_chip and not bits:
+            return face[0]  # no chip premium applies: the face value stands
         nums = list(nums)
-        mult = 1
-        for t in range(len(choices) + len(fixed)):
-            if t < len(fixed):
-                i, k = fixed[t]
-            else:
-                u = t - len(fixed)
-                if not (local >> u) & 1:
-                    continue
-                i, k = choices[u][2], choices[u][3]
-            p = prem[i]
-            if profile.kinds[p] == CHIP:
-                nums[k // 2] *= profile.factors[p]
-            else:
-                mult *= profile.factors[p]
-        value = evaluate(nums, ops, mul_first)
-        if _problem(value) is not None:
-            return (None, mult)
-        return (value[0], mult)
+        for k, factor in fixed_chip:
+            nums[k // 2] *= factor
+        for j in range(len(shared)):
+            if (bits >> j) & 1:
+                factor, _, a, b = shared[j]
+                k = a[1] if a[0] == r else b[1]
+                nums[k // 2] *= factor
+        value = evaluate(nums, ops, self.options["precedence"] == "mul_first")
+        return None if _problem(value) is not None else value[0]

@@ -83,8 +83,9 @@ class Profile:
         self.min_players, self.max_players = players
         if not (1 <= self.min_players <= self.max_players <= 8):
             raise ProfileError("profile: bad player range %r" % (players,))
-        if not 1 <= self.rack_size <= 60:
-            raise ProfileError("profile: rack_size must be 1..60")
+        # At most 16: a move then forms at most 17 runs, and the premium search stays small.
+        if not 1 <= self.rack_size <= 16:
+            raise ProfileError("profile: rack_size must be 1..16")
         if self.rack_size * self.max_players > sum(self.chips.values()):
             raise ProfileError("profile: the chip set cannot fill every rack")
         self.penalties = self._read_penalties(data.get("penalties", {}))

@@ -5,6 +5,7 @@
   operators and a number across row 2, forming the main run A2-M2 and six cross runs
   (columns B, D, F, H, J, L, rows 1-5). The new operators on B2 (purple) and H2 (yellow)
   each lie on two runs, so the shared-premium assignment is searched.
+- WORST_ROW2: the same move on a layout that puts a premium under all six operators.
 """
 
 RULEBOOK = (
@@ -26,6 +27,20 @@ DENSE_BOARD = {
     "B5": "3", "D5": "1", "F5": "1", "H5": "2", "J5": "6", "L5": "1",
 }  # fmt: skip
 DENSE_MOVE = "B2:+ D2:× F2:- H2:+ J2:+ L2:- M2:3"
+
+# The worst case for the premium search: a maker's layout with a run premium under every
+# one of DENSE_MOVE's six operators, each shared by the main run and a cross run (64
+# assignments). Row 2 of the default layout is replaced by this one.
+WORST_ROW2 = ".p.y.p.y.p.y..."
+
+
+def worst_profile(data):
+    """The Profile for WORST_ROW2, from the default profile's JSON data (a dict)."""
+    from engine.profile import Profile
+
+    data = dict(data)
+    data["layout"] = [data["layout"][0], WORST_ROW2] + data["layout"][2:]
+    return Profile(data)
 
 
 def dense_game(game):

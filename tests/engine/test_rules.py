@@ -255,3 +255,18 @@ def test_cross_run_must_be_valid_too():
     # G8 ÷ makes G7-G9 1 ÷ 2: not an integer, so the whole move is illegal.
     eq(reasons(check(g, "G8:÷ F8:5")), [{"code": "not_integer", "run": "G7-G9"}])
     eq(check(g, "G8:+ F8:4").legal, True)
+
+
+def test_six_shared_premiums_all_go_to_the_main_run():
+    # tools/positions.py's worst case: a premium under each of six new operators, each on
+    # the main run A2-M2 and on a cross run. Main 65 × (3·2)³ = 14040 beats any premium
+    # moved to a cross run (6, 7, 6, 11, 12, 5): total 14040 + 47 = 14087.
+    from tests.engine.fixtures import profile_data
+    from tools import positions
+
+    g = positions.dense_game(new_game(2, profile=positions.worst_profile(profile_data())))
+    v = check(g, positions.DENSE_MOVE)
+    main = v.runs[0]
+    eq((main.name, main.multiplier, main.score), ("A2-M2", 216, 14040))
+    eq(sorted(r.score for r in v.runs[1:]), [5, 6, 6, 7, 11, 12])
+    eq(v.score, 14087)
