@@ -10,8 +10,11 @@ runs applies to one of them only: of all such assignments, the engine takes the 
 the largest total among those where every run stays a positive integer.
 
 The search is exhaustive but cheap: every shared square lies on the move's main run and
-on one cross run, so with k shared squares there are 2**k assignments (k <= 7), and each
-run is evaluated once per distinct subset of its own shared squares (memoised).
+on one cross run, so with k shared squares there are 2**k assignments (k is at most the
+rack size). An assignment only updates the runs' multipliers; a run's value is computed
+once per distinct set of chip premiums it gets (memoised). In legal play a shared square
+is always under an operator (a run never ends on an operator, so a new number can have no
+valid cross run), so each run's value is computed once.
 """
 
 from engine import faces
@@ -56,6 +59,24 @@ def _problem(value):
     if n <= 0:
         return V.NOT_POSITIVE
     return None
+
+
+def _assign(mask, shared, fixed_mult, mult, chip_bits):
+    """Fill `mult` and `chip_bits` (per run) for one assignment of the shared squares.
+
+    Bit j of `mask` gives shared square j to its second run instead of its first. A run
+    premium multiplies that run's multiplier; a chip premium sets bit j of its chip_bits.
+    """
+    for r in range(len(mult)):
+        mult[r] = fixed_mult[r]
+        chip_bits[r] = 0
+    for j in range(len(shared)):
+        factor, is_run, a, b = shared[j]
+        r = b[0] if (mask >> j) & 1 else a[0]
+        if is_run:
+            mult[r] *= factor
+        else:
+            chip_bits[r] |= 1 << j
 
 
 @register
@@ -138,16 +159,7 @@ class Calculissimo(Ruleset):
         best_mask = -1
         fewest_bad = None
         for mask in range(1 << len(shared)):
-            for r in range(len(runs)):
-                mult[r] = fixed_mult[r]
-                chip_bits[r] = 0
-            for j in range(len(shared)):
-                factor, is_run, a, b = shared[j]
-                r = b[0] if (mask >> j) & 1 else a[0]
-                if is_run:
-                    mult[r] *= factor
-                else:
-                    chip_bits[r] |= 1 << j
+            _assign(mask, shared, fixed_mult, mult, chip_bits)
             total = 0
             bad = None
             for r in range(len(runs)):
@@ -178,16 +190,7 @@ class Calculissimo(Ruleset):
             )
 
         # The breakdown of the best assignment.
-        for r in range(len(runs)):
-            mult[r] = fixed_mult[r]
-            chip_bits[r] = 0
-        for j in range(len(shared)):
-            factor, is_run, a, b = shared[j]
-            r = b[0] if (best_mask >> j) & 1 else a[0]
-            if is_run:
-                mult[r] *= factor
-            else:
-                chip_bits[r] |= 1 << j
+        _assign(best_mask, shared, fixed_mult, mult, chip_bits)
         scores = []
         for r in range(len(runs)):
             face, codes = parsed[r][2], parsed[r][3]
