@@ -44,15 +44,3 @@ def gcd(a, b):
     while b:
         a, b = b, a % b
     return a
-
-
-def pad_right(text, width):
-    """Left-justify `text` in `width` columns (str.ljust is not on MicroPython)."""
-    n = width - len(text)
-    return text + " " * n if n > 0 else text
-
-
-def pad_left(text, width):
-    """Right-justify `text` in `width` columns."""
-    n = width - len(text)
-    return " " * n + text if n > 0 else text

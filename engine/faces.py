@@ -84,13 +84,5 @@ def cell_code(ch, joker=False):
     return ord(ch) | JOKER_BIT if joker else ord(ch)
 
 
-def cell_char(code):
-    return chr(code & FACE_MASK)
-
-
-def cell_is_joker(code):
-    return bool(code & JOKER_BIT)
-
-
 def cell_text(code):
     return text(chr(code & FACE_MASK), bool(code & JOKER_BIT))

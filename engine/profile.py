@@ -166,11 +166,6 @@ class Profile:
         p = self.premiums[index]
         return self.letters[p] if p else ""
 
-    def premium_entry(self, index):
-        """The legend entry (Premium) of a square, or None for a plain square."""
-        p = self.premiums[index]
-        return self.legend[self.letters[p]] if p else None
-
 
 def load(path):
     """Read and validate a profile JSON file."""

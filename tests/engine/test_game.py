@@ -185,6 +185,16 @@ def test_pending_lay_lift_undo_preview_commit():
     eq(g.board.chip_count(), 0)  # pending chips are not on the board
     v = g.commit()
     eq((v.score, g.board.chip_count(), g.pending), (2 * (2 + 8), 3, []))
+    g.lay(8 * 15 + 7, "+")  # H9
+    g.clear_pending()  # the player takes every chip of this turn back
+    eq((g.pending, g.preview().codes()), ([], ["no_chips"]))
+
+
+def test_leaders():
+    g = new_game(3)
+    eq(g.leaders(), [0, 1, 2])
+    play(g, RULEBOOK[0])
+    eq(g.leaders(), [0])
 
 
 def test_pop_restores_everything():
