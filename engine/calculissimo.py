@@ -79,6 +79,24 @@ def _assign(mask, shared, fixed_mult, mult, chip_bits):
             chip_bits[r] |= 1 << j
 
 
+def _value(parsed, fixed_chip, shared, r, bits, mul_first):
+    """Run r's value with its chip premiums (fixed, and the shared ones in `bits`);
+    None if that is not a positive integer."""
+    nums, ops, face, _ = parsed
+    if not fixed_chip and not bits:
+        return face[0]  # no chip premium applies: the face value stands
+    nums = list(nums)
+    for k, factor in fixed_chip:
+        nums[k // 2] *= factor
+    for j in range(len(shared)):
+        if (bits >> j) & 1:
+            factor, _, a, b = shared[j]
+            k = a[1] if a[0] == r else b[1]
+            nums[k // 2] *= factor
+    value = evaluate(nums, ops, mul_first)
+    return None if _problem(value) is not None else value[0]
+
+
 @register
 class Calculissimo(Ruleset):
     name = "calculissimo"
@@ -167,7 +185,7 @@ class Calculissimo(Ruleset):
                 if key in values:
                     value = values[key]
                 else:
-                    value = self._value(parsed[r], fixed_chip[r], shared, r, chip_bits[r])
+                    value = _value(parsed[r], fixed_chip[r], shared, r, chip_bits[r], mul_first)
                     values[key] = value
                 if value is None:
                     bad = [r] if bad is None else bad + [r]
@@ -197,20 +215,3 @@ class Calculissimo(Ruleset):
             value = values[chip_bits[r] << 5 | r]
             scores.append(V.RunScore(runs[r], codes, face[0], value, mult[r]))
         return [], scores, best_total
-
-    def _value(self, parsed, fixed_chip, shared, r, bits):
-        """Run r's value with its chip premiums (fixed, and the shared ones in `bits`);
-        None if that is not a positive integer."""
-        nums, ops, face, _ = parsed
-        if not fixed_chip and not bits:
-            return face[0]  # no chip premium applies: the face value stands
-        nums = list(nums)
-        for k, factor in fixed_chip:
-            nums[k // 2] *= factor
-        for j in range(len(shared)):
-            if (bits >> j) & 1:
-                factor, _, a, b = shared[j]
-                k = a[1] if a[0] == r else b[1]
-                nums[k // 2] *= factor
-        value = evaluate(nums, ops, self.options["precedence"] == "mul_first")
-        return None if _problem(value) is not None else value[0]

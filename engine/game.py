@@ -42,9 +42,7 @@ def draw_for_first(profile, players, prng):
     for the highest; every chip goes back before the game. Returns (first, draws) with
     `first` 0-based and `draws` the faces each player drew, in order.
     """
-    bag = []
-    for ch in sorted(profile.chips):
-        bag.extend([ch] * profile.chips[ch])
+    bag = full_bag(profile)
     draws = [[] for _ in range(players)]
     contenders = list(range(players))
     while True:
@@ -66,7 +64,15 @@ def draw_for_first(profile, players, prng):
         contenders = winners
 
 
-def _chip_key(code):
+def full_bag(profile):
+    """Every chip of the profile's chip set, as a list of faces in a fixed order."""
+    bag = []
+    for ch in sorted(profile.chips):
+        bag.extend([ch] * profile.chips[ch])
+    return bag
+
+
+def chip_key(code):
     """The chip-set key a board cell's chip was taken from: its face, or '?' for a joker."""
     return faces.JOKER if code & faces.JOKER_BIT else chr(code & faces.FACE_MASK)
 
@@ -103,9 +109,7 @@ class Game:
         self.known_undo = []  # known racks only: what each logged turn drew or swapped
         if self.known:
             self.prng = Prng(seed)
-            bag = []
-            for ch in sorted(profile.chips):
-                bag.extend([ch] * profile.chips[ch])
+            bag = full_bag(profile)
             self.prng.shuffle(bag)
             self.bag = bag
             self.racks = [[] for _ in range(players)]
@@ -179,7 +183,7 @@ class Game:
             return [V.Reason(V.TOO_MANY_CHIPS)]
         need = {}
         for _, code in move.placements:
-            key = _chip_key(code)
+            key = chip_key(code)
             need[key] = need.get(key, 0) + 1
         reasons = []
         for key, n in need.items():
@@ -216,7 +220,7 @@ class Game:
         self.board.put(move)
         self.scores[p] += verdict.score
         for _, code in move.placements:
-            key = _chip_key(code)
+            key = chip_key(code)
             self.unseen[key] -= 1
             if self.known:
                 self.racks[p].remove(key)
@@ -380,7 +384,7 @@ class Game:
                 self.racks[p] += len(move) - undo
                 self.bag += undo
             for _, code in move.placements:
-                key = _chip_key(code)
+                key = chip_key(code)
                 self.unseen[key] += 1
                 if self.known:
                     self.racks[p].append(key)

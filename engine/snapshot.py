@@ -11,7 +11,7 @@ Only referee mode is stored: a known-rack (self-play) game raises GameStateError
 """
 
 from engine.errors import GameStateError, OptionError
-from engine.game import KINDS, Game
+from engine.game import KINDS, Game, chip_key
 
 MAGIC = b"CQS"
 VERSION = 1
@@ -100,9 +100,8 @@ def _decode(profile, data):
     alphabet = game.rules.alphabet
     for c in cells:
         if c:
-            ch = chr(c & 0x7F)
-            _need(ch in alphabet, "unknown chip on the board")
-            key = "?" if c & 0x80 else ch
+            _need(chr(c & 0x7F) in alphabet, "unknown chip on the board")
+            key = chip_key(c)
             if game.unseen.get(key, 0) <= 0:
                 raise GameStateError("saved board holds more %r chips than the set" % key)
             game.unseen[key] -= 1

@@ -43,13 +43,21 @@ def worst_profile(data):
     return Profile(data)
 
 
-def dense_game(game):
-    """Lay DENSE_BOARD straight onto a fresh referee-mode game (as if played) and return it."""
+def lay_out(game, layout):
+    """Put chips straight onto a game's board, {"H8": "2", "I8": "?+"}, as if played earlier
+    (no turn is logged); the chips are taken from the unseen counts. Returns the game."""
     from engine import faces, squares
+    from engine.game import chip_key
 
     p = game.profile
-    for name, text in DENSE_BOARD.items():
+    for name, text in layout.items():
         ch, joker = faces.parse(text)
-        game.board.cells[squares.parse(name, p.width, p.height)] = faces.cell_code(ch, joker)
-        game.unseen[ch] -= 1
+        code = faces.cell_code(ch, joker)
+        game.board.cells[squares.parse(name, p.width, p.height)] = code
+        game.unseen[chip_key(code)] -= 1
     return game
+
+
+def dense_game(game):
+    """Lay DENSE_BOARD straight onto a fresh referee-mode game and return it."""
+    return lay_out(game, DENSE_BOARD)

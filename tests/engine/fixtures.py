@@ -7,6 +7,7 @@ import engine.calculissimo  # noqa: F401  (registers the ruleset)
 from engine.game import Game
 from engine.profile import Profile
 from tools.positions import RULEBOOK, RULEBOOK_SCORES  # noqa: F401  (re-exported)
+from tools.positions import lay_out as setup_board  # noqa: F401  (re-exported)
 
 if sys.implementation.name == "micropython":
     REPO = "/input"
@@ -44,18 +45,3 @@ def check(game, text):
 
 def play(game, text):
     return game.play(game.move(text))
-
-
-def setup_board(game, layout):
-    """Put chips straight onto the board: {"H8": "2", "I8": "?+"} (not a turn of the game).
-
-    Only for checking positions; the chip counts are adjusted so supply checks stay true.
-    """
-    from engine import faces, squares
-
-    w = game.profile.width
-    for name, text in layout.items():
-        ch, joker = faces.parse(text)
-        game.board.cells[squares.parse(name, w, game.profile.height)] = faces.cell_code(ch, joker)
-        key = "?" if joker else ch
-        game.unseen[key] -= 1
