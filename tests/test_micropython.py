@@ -1,4 +1,4 @@
-"""Run every tests/engine/test_*.py module on MicroPython too, and compare with pytest's view.
+"""Run every tests/engine and tests/fw test module on MicroPython too; compare with pytest's view.
 
 One pytest test per module (id: the module name). It fails if any test failed on MicroPython,
 if the run died before the end (exception at import, out of fuel or memory, wasm trap), or if
@@ -14,13 +14,14 @@ import pytest
 from tests import mpyhost
 from tools.mpyrun import REPO_ROOT
 
-ENGINE_TEST_DIR = REPO_ROOT / "tests" / "engine"
-MODULE_FILES = sorted(ENGINE_TEST_DIR.glob("test_*.py"))
+# Runtime-neutral suites: the engine's, and the firmware's (drivers, twins, the whole board).
+NEUTRAL_DIRS = (REPO_ROOT / "tests" / "engine", REPO_ROOT / "tests" / "fw")
+MODULE_FILES = sorted(p for d in NEUTRAL_DIRS for p in d.glob("test_*.py"))
 
 
 @pytest.fixture(scope="module")
 def pytest_view() -> mpyhost.Collected:
-    """What pytest collects from all engine test modules (one subprocess for all)."""
+    """What pytest collects from all runtime-neutral test modules (one subprocess for all)."""
     return mpyhost.pytest_collect(MODULE_FILES)
 
 
@@ -42,7 +43,7 @@ def name_mismatch(modname: str, ran: list[str], pytest_view: mpyhost.Collected) 
 
 
 @pytest.mark.parametrize("path", MODULE_FILES, ids=[p.stem for p in MODULE_FILES])
-def test_engine_module_on_micropython(path, pytest_view):
+def test_module_on_micropython(path, pytest_view):
     modname = mpyhost.module_name(path)
     run = mpyhost.run_module(modname, fuel=mpyhost.module_fuel(modname))
 

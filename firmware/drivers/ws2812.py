@@ -1,0 +1,46 @@
+"""WS2812B NeoPixel chain: colours in, the chip's GRB bit stream out.
+
+`write(buf)` sends the bytes: on the rp2 port that is `machine.bitstream(pin, 0, TIMING, buf)`,
+in tests the twin. Each LED takes the first 24 bits it sees (green, red, blue, MSB first) and
+passes the rest on; a low gap of at least 280 us (newer WS2812B; 50 us on the original part)
+latches the colours. TIMING gives the high and low times of a 0 bit and a 1 bit in
+nanoseconds, from the WS2812B datasheet (T0H 0.4 us, T0L 0.85 us, T1H 0.8 us, T1L 0.45 us,
+each within +/-150 ns).
+
+The CircuitPython backend offers the same calls (`frame`, `put`, `show`) over
+`adafruit_neopixel`.
+"""
+
+TIMING = (400, 850, 800, 450)
+_ORDERS = {"GRB": (1, 0, 2), "RGB": (0, 1, 2), "BRG": (1, 2, 0)}
+
+
+class WS2812:
+    def __init__(self, write, count, order="GRB"):
+        if order not in _ORDERS:
+            raise ValueError("pixel order must be one of " + ", ".join(sorted(_ORDERS)))
+        self._write = write
+        self.count = count
+        self.order = _ORDERS[order]  # byte offsets of red, green and blue in a pixel
+        self.r, self.g, self.b = self.order
+        self.buf = bytearray(3 * count)  # the wire bytes, allocated once
+
+    def put(self, i, r, g, b):
+        k = 3 * i
+        buf = self.buf
+        buf[k + self.r] = r
+        buf[k + self.g] = g
+        buf[k + self.b] = b
+
+    def frame(self, indices, palette, square_at):
+        """Fill the whole chain from a palette: LED j shows `palette[indices[square_at[j]]]`.
+
+        Each palette entry is already 3 bytes in this chain's wire order (see `order`)."""
+        buf = self.buf
+        k = 0
+        for sq in square_at:
+            buf[k : k + 3] = palette[indices[sq]]
+            k += 3
+
+    def show(self):
+        self._write(self.buf)

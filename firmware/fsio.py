@@ -1,0 +1,78 @@
+"""The small filesystem interface the firmware uses, over the runtime's own `open` and `os`.
+
+On the board this is MicroPython's littlefs v2 on the RP2040's flash; on a PC it is the host
+filesystem. Tests hand the firmware other objects with the same methods: an in-memory fake,
+or littlefs-python on a block device that can lose power (tests/test_journal_powercut.py).
+
+Paths are relative to `root` ("" means as given). Errors are OSError, as the VFS raises
+them; a missing file has errno ENOENT (2 on rp2 and Linux, 44 on the WASI test build).
+"""
+
+import os
+
+try:
+    from errno import ENOENT
+except ImportError:
+    ENOENT = 2
+
+# os.replace overwrites the target on every CPython platform; MicroPython has only rename,
+# which on littlefs replaces an existing file atomically (os.rename on POSIX does too).
+_replace = getattr(os, "replace", os.rename)
+
+
+def _missing(exc):
+    return bool(exc.args) and exc.args[0] == ENOENT
+
+
+class DeviceFS:
+    def __init__(self, root=""):
+        self.root = root
+
+    def _p(self, path):
+        if not self.root:
+            return path or "."
+        return self.root + "/" + path if path else self.root
+
+    def read(self, path):
+        """The file's bytes, or None if it does not exist."""
+        try:
+            with open(self._p(path), "rb") as f:
+                return f.read()
+        except OSError as exc:
+            if _missing(exc):
+                return None
+            raise
+
+    def write(self, path, data):
+        with open(self._p(path), "wb") as f:
+            f.write(data)
+
+    def rename(self, old, new):
+        """Rename `old` to `new`, replacing `new` if it exists."""
+        _replace(self._p(old), self._p(new))
+
+    def remove(self, path):
+        """Remove a file; no error if it is not there."""
+        try:
+            os.remove(self._p(path))
+        except OSError as exc:
+            if not _missing(exc):
+                raise
+
+    def exists(self, path):
+        try:
+            os.stat(self._p(path))
+        except OSError:
+            return False
+        return True
+
+    def listdir(self, path=""):
+        return os.listdir(self._p(path))
+
+    def mkdir(self, path):
+        """Make a directory; no error if it exists."""
+        try:
+            os.mkdir(self._p(path))
+        except OSError:
+            if not self.exists(path):
+                raise

@@ -1,0 +1,173 @@
+"""What the NeoPixels show, and the cap that keeps them within the supply's current budget.
+
+Layers, lowest first, per square:
+  - an empty premium square glows dimly in its legend colour;
+  - the last move's chips are marked in soft white;
+  - the player to move has their colour on the empty corner squares;
+  - this turn's chips are green while the pending move is legal; when it is not, the
+    offending run is red and the rest of the pending chips amber;
+  - alerts blink at 2 Hz: a missing committed chip (red), an unidentified chip (magenta),
+    a chip whose face is being chosen (yellow), chips to take back (red).
+
+A frame is a palette index per square (`compose`). `show` then scales the palette, not
+the pixels: by the brightness setting, and by the current cap, which keeps the WS2812B
+model of hardware/README.md (a quiescent current per LED, plus a current per channel in
+proportion to its value) within `current_ma` less what the rest of the board draws. Each
+LED's three wire bytes are then copied from the scaled palette in chain order (serpentine),
+so the per-frame work is one small copy per LED.
+"""
+
+from engine.compat import const
+from firmware import referee as R
+
+# WS2812B current model, in microamps (hardware/README.md, "Power budget").
+LED_IDLE_UA = const(1000)  # each LED, all channels off
+CHANNEL_FULL_UA = const(20000)  # one channel at 255, linear in the value
+BOARD_MA_NFC = const(185)  # everything but the LEDs: Pico, Hall switches, PN532, display
+BOARD_MA_HALL = const(70)  # the same without the PN532
+
+# Palette indices. Premium glows follow, one per legend letter.
+OFF = const(0)
+WHITE = const(1)
+GREEN = const(2)
+RED = const(3)
+AMBER = const(4)
+MAGENTA = const(5)
+YELLOW = const(6)
+PLAYER = const(7)  # 7..10: the players' colours
+PREMIUM = const(11)
+
+COLOURS = (
+    (0, 0, 0),
+    (160, 160, 160),
+    (0, 255, 0),
+    (255, 0, 0),
+    (255, 150, 0),
+    (255, 0, 200),
+    (255, 220, 0),
+    (0, 90, 255),
+    (255, 120, 0),
+    (200, 0, 255),
+    (0, 220, 200),
+)
+PREMIUM_DIM = const(20)  # premium glow: this many 255ths of the legend colour
+
+
+def serpentine(width, height):
+    """Chain position of each square: rows alternate direction, starting left to right."""
+    order = [0] * (width * height)
+    for r in range(height):
+        for c in range(width):
+            order[r * width + c] = r * width + (c if r % 2 == 0 else width - 1 - c)
+    return order
+
+
+class Leds:
+    def __init__(self, pixels, profile, settings, serpent=True):
+        n = profile.width * profile.height
+        self.pixels = pixels
+        self.n = n
+        self.chain = serpentine(profile.width, profile.height) if serpent else list(range(n))
+        self.square_at = [0] * n  # chain position -> square
+        for sq in range(n):
+            self.square_at[self.chain[sq]] = sq
+        w, h = profile.width, profile.height
+        self.corners = (0, w - 1, (h - 1) * w, h * w - 1)
+        colours = list(COLOURS)
+        for letter in profile.letters[1:]:
+            c = profile.legend[letter].colour
+            colours.append(tuple(min(255, max(0, v)) * PREMIUM_DIM // 255 for v in c))
+        self.colours = colours
+        self.base = bytearray(n)  # the empty board: premium glows
+        for sq in range(n):
+            k = profile.premiums[sq]
+            if k:
+                self.base[sq] = PREMIUM + k - 1
+        self.frame = bytearray(n)  # palette index per square
+        self.order = pixels.order  # where red, green and blue go in the wire bytes
+        self.wire = [b"\x00\x00\x00"] * len(colours)  # scaled palette, wire byte order
+        self.board_ma = BOARD_MA_NFC if settings["sensor"] == "nfc" else BOARD_MA_HALL
+        self.set_power(settings["brightness"], settings["current_ma"])
+        self.scale = 0  # the last frame's scale, 256ths (brightness and cap together)
+        self.milliamps = 0  # the last frame's estimated current
+
+    def set_power(self, brightness, current_ma):
+        self.brightness = brightness
+        self.budget_ua = max(0, current_ma - self.board_ma) * 1000
+
+    def compose(self, ref, blink_on):
+        """Fill the frame (palette indices) from the referee's state."""
+        f = self.frame
+        f[:] = self.base
+        game = ref.game
+        if game is None:
+            return f
+        cells = game.board.cells
+        for sq in range(self.n):
+            if cells[sq]:
+                f[sq] = OFF
+        for sq in ref.last_move:
+            f[sq] = WHITE
+        if ref.mode in (R.PLAY, R.PICK, R.MENU, R.SWAP):
+            colour = PLAYER + game.to_move % 4
+            for sq in self.corners:
+                if not cells[sq]:
+                    f[sq] = colour
+        v = ref.verdict
+        bad = ()
+        if v is not None and not v.legal:
+            bad = set()
+            for reason in v.reasons:
+                for sq in reason.where:
+                    bad.add(sq)
+        for sq, _ in game.pending:
+            if v is None or v.legal:
+                f[sq] = GREEN
+            else:
+                f[sq] = RED if sq in bad else AMBER
+        alert = blink_on
+        for sq in ref.missing:
+            f[sq] = RED if alert else OFF
+        if alert:
+            for sq in ref.unknown:
+                f[sq] = MAGENTA
+            if ref.picking is not None:
+                f[ref.picking[0]] = YELLOW
+            for sq in ref.take_back:
+                f[sq] = RED
+        return f
+
+    def colour_of(self, sq):
+        """The full-scale colour composed for a square (before brightness and the cap)."""
+        return self.colours[self.frame[sq]]
+
+    def show(self):
+        """Scale the palette by brightness and the current cap, and send the frame."""
+        f = self.frame
+        colours = self.colours
+        uses = [0] * len(colours)
+        for k in f:
+            uses[k] += 1
+        total = 0  # sum of every channel value over the frame, at full scale
+        for k in range(len(colours)):
+            if uses[k]:
+                c = colours[k]
+                total += uses[k] * (c[0] + c[1] + c[2])
+        scale = self.brightness * 256 // 100
+        idle = self.n * LED_IDLE_UA
+        lit = total * scale // 256 * CHANNEL_FULL_UA // 255
+        if idle + lit > self.budget_ua and lit:
+            scale = scale * max(0, self.budget_ua - idle) // lit
+        self.scale = scale
+        self.milliamps = (idle + total * scale // 256 * CHANNEL_FULL_UA // 255) // 1000
+        a, b, c = self.order
+        wire = self.wire
+        for k in range(len(colours)):
+            rgb = colours[k]
+            px = bytearray(3)
+            px[a] = rgb[0] * scale >> 8
+            px[b] = rgb[1] * scale >> 8
+            px[c] = rgb[2] * scale >> 8
+            wire[k] = px
+        self.pixels.frame(f, wire, self.square_at)
+        self.pixels.show()

@@ -1,0 +1,483 @@
+"""The turn flow: chips sensed and buttons pressed in, the game and what to show out.
+
+One `Referee` holds a game and the board's physical state against it. Modes:
+  PLAY       chips laid this turn are the pending move, previewed live; OK commits it,
+             OK with nothing laid opens the menu (pass, swap).
+  PICK       a joker (or, on a Hall-only board, any chip) was laid: LEFT/RIGHT choose what
+             it stands for, OK sets it.
+  MENU, SWAP the turn menu, and choosing how many chips to swap.
+  TAKE_BACK  a turn was lost (strict mode, or the clock) with chips still down: wait until
+             they are lifted.
+  TALLY      the game has ended: each player's leftover chips are laid on the board to be
+             read, or entered with the buttons, for the rack penalty.
+  OVER       final scores; OK starts a new game once the board is clear.
+  RESUME     at power-up with a saved game: OK resumes it, BACK starts a new one.
+In every mode a committed chip that is lifted is *missing*: its square is shown, and nothing
+can be confirmed until the same chip is back.
+
+The referee never touches hardware: `app.App` feeds it events and reads its state for the
+LEDs and the display. After every change to the game it hands a snapshot to the journal.
+"""
+
+from engine import faces, squares
+from engine.game import Game
+from engine.snapshot import decode, encode
+from firmware import i18n, sensing
+from firmware.journal import JournalError
+from firmware.settings import player_name
+
+PLAY = "play"
+PICK = "pick"
+MENU = "menu"
+SWAP = "swap"
+TAKE_BACK = "take_back"
+TALLY = "tally"
+OVER = "over"
+RESUME = "resume"
+CLEAR = "clear"
+
+_MENU = ("pass", "swap", "back")
+_JOKER_CHOICES = "0123456789+-:"  # a joker is never × (rule 5)
+_ALL_CHOICES = "0123456789+-*:?"
+
+
+class Referee:
+    def __init__(self, profile, settings, clock, events, journal=None):
+        self.profile = profile
+        self.settings = settings
+        self.lang = settings["language"]
+        self.clock = clock
+        self.events = events
+        self.journal = journal
+        self.game = None
+        self.mode = PLAY
+        self.message = ""
+        self.verdict = None  # the live preview of the pending move
+        self.missing = {}  # committed square lifted -> its cell code
+        self.unknown = {}  # square -> why it is unidentified (sensing event kind)
+        self.picking = None  # [square, choice index, choices, is_joker]
+        self.menu_at = 0
+        self.swap_n = 1
+        self.take_back = set()
+        self.tally = None  # [player, [faces of each player]]
+        self.tally_choice = 0
+        self.last_move = ()  # squares of the last committed move
+        self.turn_start = clock.ticks_ms()
+        self.saved = None  # a snapshot offered for resuming
+        self.dirty = True  # something to redraw
+
+    # ----- games ---------------------------------------------------------------------------
+
+    def options(self):
+        s = self.settings
+        return {
+            "precedence": s["precedence"],
+            "strict": s["strict"],
+            "turn_seconds": s["turn_seconds"],
+        }
+
+    def new_game(self, first=0):
+        players = max(self.settings["players"], self.profile.min_players)
+        self.game = Game(self.profile, players, self.options(), first=first)
+        self._reset_turn()
+        self.mode = PLAY
+        self.last_move = ()
+        self.missing = {}
+        self.events.emit("new_game", "players", players, "game", self.profile.game)
+        self._save()
+        self._say("new_game")
+
+    def offer_resume(self, payload):
+        self.saved = payload
+        self.mode = RESUME
+        self._say("resume")
+
+    def resume(self, chips_present):
+        """Restore the offered game; committed squares not sensed now are missing."""
+        self.game = decode(self.profile, self.saved)
+        self.saved = None
+        cells = self.game.board.cells
+        self.missing = {}
+        for sq in range(len(cells)):
+            if cells[sq] and sq not in chips_present:
+                self.missing[sq] = cells[sq]
+        self._reset_turn()
+        self.mode = TALLY if self.game.over and self.game.penalties is None else PLAY
+        if self.game.penalties is not None:
+            self.mode = OVER
+        if self.mode == TALLY:
+            self._start_tally()
+        self.events.emit("resume", "turns", self.game.turns, "totals", self.game.totals())
+        self._say("turn", self.name(self.game.to_move))
+
+    def name(self, p):
+        return player_name(self.settings, p)
+
+    def _reset_turn(self):
+        self.turn_start = self.clock.ticks_ms()
+        self.verdict = None
+        self.picking = None
+        self.dirty = True
+
+    def _save(self):
+        if self.journal is None:
+            return
+        try:
+            self.journal.save(encode(self.game))
+        except JournalError as err:  # the game goes on; the board says it could not save
+            self.events.emit("save_failed", "error", str(err))
+            self._say("save_failed")
+
+    def _say(self, key, *args):
+        self.message = i18n.say(self.lang, key, *args)
+        self.dirty = True
+
+    def square_name(self, sq):
+        return squares.name(sq, self.profile.width)
+
+    # ----- chips sensed ----------------------------------------------------------------------
+
+    def sensed(self, event):
+        kind, sq = event[0], event[1]
+        self.dirty = True
+        if kind == sensing.PLACED:
+            self._placed(sq, event[2])
+        elif kind == sensing.LIFTED:
+            self._lifted(sq)
+        elif kind in (sensing.UNKNOWN, sensing.NO_TAG, sensing.READER_DOWN):
+            self._unidentified(sq, kind, event)
+        elif kind == sensing.TAG_ONLY:
+            self.events.emit("tag_only", "square", self.square_name(sq))
+            self._say("tag_only", self.square_name(sq))
+
+    def _placed(self, sq, face):
+        name = self.square_name(sq)
+        self.unknown.pop(sq, None)
+        self.events.emit("placed", "square", name, "face", face)
+        game = self.game
+        if game is None or self.mode in (RESUME, CLEAR, OVER):
+            return
+        if sq in self.missing:
+            want = faces.cell_text(self.missing[sq])
+            if face is None or face == want or (face == "?" and want[0] == "?"):
+                del self.missing[sq]
+                self.events.emit("restored", "square", name)
+                self._say("turn", self.name(game.to_move))
+            else:
+                self.events.emit("wrong_chip", "square", name, "face", face, "want", want)
+                self._say("wrong_chip", name, want)
+            return
+        if game.board.cells[sq]:
+            return  # a committed chip's magnet flickered back; nothing changed
+        if self.mode == TALLY:
+            self._tally_add(face)
+            return
+        if self.mode == TAKE_BACK:
+            self.take_back.add(sq)
+            return
+        if face is None or face == "?":
+            choices = _JOKER_CHOICES if face == "?" else _ALL_CHOICES
+            self.picking = [sq, 0, choices, face == "?"]
+            self.mode = PICK
+            self._say_pick()
+            return
+        ch, _ = faces.parse(face)
+        game.lay(sq, ch)
+        self._preview()
+
+    def _lifted(self, sq):
+        name = self.square_name(sq)
+        self.events.emit("lifted", "square", name)
+        self.unknown.pop(sq, None)
+        game = self.game
+        if game is None:
+            return
+        if self.picking is not None and self.picking[0] == sq:
+            self.picking = None
+            self.mode = PLAY
+        if self.mode == TAKE_BACK:
+            self.take_back.discard(sq)
+            game.lift(sq)
+            if not self.take_back:
+                self.mode = PLAY
+                self._reset_turn()
+                self._say("turn", self.name(game.to_move))
+            return
+        if game.lift(sq):
+            self._preview()
+        elif game.board.cells[sq] and sq not in self.missing:
+            self.missing[sq] = game.board.cells[sq]
+            self.events.emit("missing", "square", name)
+            self._say("put_back", name)
+
+    def _unidentified(self, sq, kind, event):
+        name = self.square_name(sq)
+        self.unknown[sq] = kind
+        if kind == sensing.UNKNOWN:
+            self.events.emit("unknown_chip", "square", name, "uid", event[2])
+            self._say("unknown", name)
+        elif kind == sensing.NO_TAG:
+            self.events.emit("no_tag", "square", name)
+            self._say("no_tag", name)
+        else:
+            self.events.emit("reader_down", "square", name)
+            self._say("reader_down")
+
+    def _preview(self):
+        game = self.game
+        if not game.pending:
+            self.verdict = None
+            self._say("turn", self.name(game.to_move))
+            return
+        self.verdict = game.preview()
+        v = self.verdict
+        if v.legal:
+            self._say("points", v.score)
+        else:
+            self._say("illegal", i18n.reason(self.lang, v.reasons[0].code))
+        self.events.emit("preview", "legal", v.legal, "score", v.score, "codes", v.codes())
+
+    # ----- picking a face --------------------------------------------------------------------
+
+    def _say_pick(self):
+        sq, k, choices, joker = self.picking
+        face = faces.display(choices[k])
+        self._say("joker" if joker else "face", self.square_name(sq), face)
+
+    def _pick(self, button):
+        sq, k, choices, joker = self.picking
+        if button == "left":
+            self.picking[1] = (k - 1) % len(choices)
+        elif button == "right":
+            self.picking[1] = (k + 1) % len(choices)
+        elif button == "ok":
+            ch = choices[k]
+            self.picking = None
+            self.mode = PLAY
+            if ch == faces.JOKER:  # a Hall-only board's joker: now choose its value
+                self.picking = [sq, 0, _JOKER_CHOICES, True]
+                self.mode = PICK
+                self._say_pick()
+                return
+            self.game.lay(sq, ch, joker)
+            self._preview()
+            return
+        self._say_pick()
+
+    # ----- buttons ---------------------------------------------------------------------------
+
+    def button(self, name):
+        self.dirty = True
+        self.events.emit("button", "name", name)
+        mode = self.mode
+        if mode == RESUME:
+            if name == "ok":
+                return "resume"
+            if name == "back":
+                return "new"
+            return None
+        if mode == PICK:
+            self._pick(name)
+        elif mode == PLAY:
+            if name == "ok":
+                self._confirm()
+            elif name == "back" and not self.game.pending:
+                self.mode = MENU
+                self.menu_at = 0
+                self._say(_MENU[0])
+        elif mode == MENU:
+            self._menu(name)
+        elif mode == SWAP:
+            self._swap(name)
+        elif mode == TALLY:
+            self._tally_button(name)
+        elif mode == OVER and name == "ok":
+            return "new"
+        return None
+
+    def blocked(self):
+        """Why nothing can be confirmed now (a message key and square), or None."""
+        if self.missing:
+            return "put_back", min(self.missing)
+        if self.unknown:
+            sq = min(self.unknown)
+            return ("reader_down" if self.unknown[sq] == sensing.READER_DOWN else "unknown"), sq
+        return None
+
+    def _confirm(self):
+        game = self.game
+        why = self.blocked()
+        if why is not None:
+            self._say(why[0], self.square_name(why[1]))
+            return
+        if not game.pending:
+            self.mode = MENU
+            self.menu_at = 0
+            self._say(_MENU[0])
+            return
+        p = game.to_move
+        laid = [sq for sq, _ in game.pending]
+        text = str(game.pending_move())
+        v = game.commit()
+        if not v.legal:
+            self.verdict = v
+            self.events.emit("illegal", "player", p + 1, "move", text, "codes", v.codes())
+            if game.to_move != p or game.idle:  # strict: the turn was forfeited
+                self._lose_turn(laid, "lost_turn")
+            else:
+                self._say("illegal", i18n.reason(self.lang, v.reasons[0].code))
+            return
+        self.last_move = tuple(laid)
+        self.events.emit(
+            "move", "player", p + 1, "move", text, "score", v.score, "totals", game.totals()
+        )
+        self._save()
+        self._reset_turn()
+        if game.over:
+            self._start_tally()
+        elif game.to_move == p:
+            self.events.emit("bonus_turn", "player", p + 1)
+            self._say("bonus")
+        else:
+            self._say("scored", self.name(p), v.score)
+
+    def _lose_turn(self, laid, key):
+        self._save()
+        self.take_back = set(laid)
+        self.mode = TAKE_BACK if laid else PLAY
+        self._reset_turn()
+        self._say(key)
+
+    def _menu(self, name):
+        if name == "left":
+            self.menu_at = (self.menu_at - 1) % len(_MENU)
+        elif name == "right":
+            self.menu_at = (self.menu_at + 1) % len(_MENU)
+        elif name == "back":
+            self.mode = PLAY
+            self._say("turn", self.name(self.game.to_move))
+            return
+        elif name == "ok":
+            item = _MENU[self.menu_at]
+            game = self.game
+            if item == "pass":
+                p = game.to_move
+                game.pass_turn()
+                self.events.emit("pass", "player", p + 1)
+                self._after_idle_turn()
+            elif item == "swap":
+                if not game.can_swap():
+                    self._say("no_swap", game.options["swap_min_bag"])
+                    self.mode = PLAY
+                    return
+                self.mode = SWAP
+                self.swap_n = 1
+                self._say("swap_n", 1)
+            else:
+                self.mode = PLAY
+                self._say("turn", self.name(game.to_move))
+            return
+        self._say(_MENU[self.menu_at])
+
+    def _swap(self, name):
+        game = self.game
+        most = game.rack_count(game.to_move)
+        if name == "left":
+            self.swap_n = most if self.swap_n <= 1 else self.swap_n - 1
+        elif name == "right":
+            self.swap_n = 1 if self.swap_n >= most else self.swap_n + 1
+        elif name == "back":
+            self.mode = MENU
+            self._say(_MENU[self.menu_at])
+            return
+        elif name == "ok":
+            p = game.to_move
+            game.swap(self.swap_n)
+            self.events.emit("swap", "player", p + 1, "count", self.swap_n)
+            self._after_idle_turn()
+            return
+        self._say("swap_n", self.swap_n)
+
+    def _after_idle_turn(self):
+        self._save()
+        self.mode = PLAY
+        self._reset_turn()
+        if self.game.over:
+            self._start_tally()
+        else:
+            self._say("turn", self.name(self.game.to_move))
+
+    # ----- the clock -------------------------------------------------------------------------
+
+    def seconds_left(self):
+        limit = self.game.options["turn_seconds"] if self.game else 0
+        if not limit or self.mode not in (PLAY, PICK, MENU, SWAP):
+            return None
+        from engine.compat import ticks_diff
+
+        used = ticks_diff(self.clock.ticks_ms(), self.turn_start) // 1000
+        return max(0, limit - used)
+
+    def tick(self):
+        left = self.seconds_left()
+        if left == 0:
+            game = self.game
+            p = game.to_move
+            laid = [sq for sq, _ in game.pending]
+            game.timeout()
+            self.events.emit("timeout", "player", p + 1)
+            self.mode = PLAY
+            self._lose_turn(laid, "time_up")
+            if game.over:
+                self._start_tally()
+
+    # ----- the end ---------------------------------------------------------------------------
+
+    def _start_tally(self):
+        self.mode = TALLY
+        self.tally = [0, [[] for _ in range(self.game.players)]]
+        self.tally_choice = 0
+        self._tally_next()
+
+    def _tally_next(self):
+        """Skip players whose leftovers are all counted; finish when everyone is."""
+        game = self.game
+        p, racks = self.tally
+        while p < game.players and len(racks[p]) >= game.rack_count(p):
+            p += 1
+        self.tally[0] = p
+        if p < game.players:
+            self._say("tally", self.name(p), game.rack_count(p) - len(racks[p]))
+            return
+        penalties = game.finish(racks)
+        self.events.emit("game_over", "penalties", penalties, "totals", game.totals())
+        self._save()
+        self.mode = OVER
+        best = game.leaders()
+        if len(best) == 1:
+            self._say("wins", self.name(best[0]))
+        else:
+            self._say("draw")
+
+    def _tally_add(self, face):
+        if face is None:
+            return  # a Hall-only board cannot read it: enter it with the buttons
+        p, racks = self.tally
+        racks[p].append(face)
+        self.events.emit("tally", "player", p + 1, "face", face)
+        self._tally_next()
+
+    def _tally_button(self, name):
+        p, racks = self.tally
+        if name == "left":
+            self.tally_choice = (self.tally_choice - 1) % len(_ALL_CHOICES)
+        elif name == "right":
+            self.tally_choice = (self.tally_choice + 1) % len(_ALL_CHOICES)
+        elif name == "ok":
+            ch = _ALL_CHOICES[self.tally_choice]
+            self._tally_add("?" if ch == "?" else faces.display(ch))
+            return
+        elif name == "back" and racks[p]:
+            racks[p].pop()
+        face = faces.display(_ALL_CHOICES[self.tally_choice])
+        self._say("face", self.name(p), face)

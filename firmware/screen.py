@@ -1,0 +1,100 @@
+"""What the 128 x 64 display shows: eight lines of 21 characters, drawn only when changed.
+
+line 0   whose turn, and the turn clock (m:ss) when it runs
+line 1-2 every player's score, two to a line (the player to move marked with >)
+line 3   the bag count, and the pending move's points while it is legal
+line 5-7 the current message (wrapped): prompts, errors, the joker's value being chosen
+"""
+
+from firmware import i18n
+from firmware import referee as R
+
+COLS = 21
+ROWS = 8
+
+
+def pad(text, width):
+    """`text` cut or padded with spaces to `width` (MicroPython has no str.ljust)."""
+    text = text[:width]
+    return text + " " * (width - len(text))
+
+
+def wrap(text, width, lines):
+    """Up to `lines` lines of at most `width` characters, breaking at spaces if possible."""
+    out = []
+    words = text.split(" ")
+    line = ""
+    for word in words:
+        while len(word) > width:  # a word longer than a line is cut
+            if line:
+                out.append(line)
+                line = ""
+            out.append(word[:width])
+            word = word[width:]
+        if not line:
+            line = word
+        elif len(line) + 1 + len(word) <= width:
+            line = line + " " + word
+        else:
+            out.append(line)
+            line = word
+    if line:
+        out.append(line)
+    return out[:lines]
+
+
+def compose(ref):
+    """The eight lines for the referee's state."""
+    lines = [""] * ROWS
+    lang = ref.lang
+    game = ref.game
+    if game is None:
+        lines[5:8] = wrap(ref.message, COLS, 3) + [""] * (3 - len(wrap(ref.message, COLS, 3)))
+        return lines
+    if ref.mode == R.OVER:
+        lines[0] = i18n.say(lang, "game_over")
+    elif ref.mode == R.TALLY:
+        lines[0] = i18n.say(lang, "tally_hint")
+    else:
+        left = ref.seconds_left()
+        head = "> " + ref.name(game.to_move)
+        if left is not None:
+            clock = "%d:%02d" % (left // 60, left % 60)
+            head = pad(head, COLS - len(clock)) + clock
+        lines[0] = head
+    for p in range(game.players):
+        mark = ">" if p == game.to_move and ref.mode != R.OVER else " "
+        cell = mark + pad(ref.name(p), 6) + "%4d" % game.scores[p]
+        row = 1 + p // 2
+        lines[row] = cell if p % 2 == 0 else pad(lines[row], 11) + cell[:10]
+    bag = i18n.say(lang, "bag", game.bag_count())
+    v = ref.verdict
+    if v is not None and v.legal and game.pending:
+        bag = pad(bag, 10) + i18n.say(lang, "points", v.score)
+    lines[3] = bag
+    msg = wrap(ref.message, COLS, 3)
+    for k in range(len(msg)):
+        lines[5 + k] = msg[k]
+    return lines
+
+
+class Screen:
+    def __init__(self, display):
+        self.display = display
+        self.lines = None
+        self.draws = 0
+
+    def update(self, ref):
+        """Redraw if the text changed; returns True when the display was written."""
+        lines = compose(ref)
+        if lines == self.lines:
+            return False
+        self.lines = lines
+        d = self.display
+        d.fill(0)
+        for row in range(ROWS):
+            if lines[row]:
+                d.text(lines[row], 0, row * 8)
+        d.show()
+        self.draws += 1
+        return True

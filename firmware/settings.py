@@ -1,0 +1,107 @@
+"""The board's settings file (`settings.json`): defaults, and validation at boot.
+
+`validate(data)` never raises: every bad or unknown key is reported in `problems` (English
+text naming the key) and the default is kept for it, so a bad file costs only the bad
+settings. `load(text)` adds the JSON syntax check. The host tools (`host_tools config`) use
+this same code, so a file the PC accepts is one the board accepts.
+"""
+
+import json
+
+LANGUAGES = ("en", "fr", "pt")
+SENSORS = ("nfc", "hall")
+PRECEDENCES = ("standard", "mul_first")
+
+DEFAULTS = {
+    "game": "calculissimo",
+    "players": 2,
+    "names": [],
+    "language": "en",
+    "brightness": 40,  # percent of full LED scale, before the current cap
+    "current_ma": 500,  # what the supply may give the whole board (USB: 500 mA)
+    "strict": False,
+    "turn_seconds": 120,
+    "precedence": "standard",
+    "debounce_scans": 3,
+    "settle_ms": 300,
+    "scan_ms": 10,
+    "sensor": "nfc",
+    "pins": "pico.json",
+}
+
+# key -> (kind, low, high) for numbers, or a tuple of allowed strings
+_RULES = {
+    "game": ("calculissimo", "calqable"),
+    "players": (int, 1, 4),
+    "language": LANGUAGES,
+    "brightness": (int, 1, 100),
+    "current_ma": (int, 100, 10000),
+    "strict": (bool, 0, 1),
+    "turn_seconds": (int, 0, 3600),
+    "precedence": PRECEDENCES,
+    "debounce_scans": (int, 1, 20),
+    "settle_ms": (int, 0, 3000),
+    "scan_ms": (int, 2, 100),
+    "sensor": SENSORS,
+}
+
+
+def _check(key, value):
+    """Why `value` is not acceptable for `key`, or None."""
+    rule = _RULES.get(key)
+    if key == "names":
+        if not isinstance(value, list) or len(value) > 4:
+            return "names must be a list of up to 4 names"
+        for name in value:
+            if not isinstance(name, str) or not 1 <= len(name) <= 10:
+                return "each name must be 1 to 10 characters"
+        return None
+    if key == "pins":
+        if not isinstance(value, str) or not value.endswith(".json") or "/" in value:
+            return "pins must name a file in hardware/pins, like pico.json"
+        return None
+    if rule[0] is bool:
+        return None if isinstance(value, bool) else "%s must be true or false" % key
+    if rule[0] is int:
+        if not isinstance(value, int) or isinstance(value, bool):
+            return "%s must be a whole number" % key
+        if not rule[1] <= value <= rule[2]:
+            return "%s must be %d to %d" % (key, rule[1], rule[2])
+        return None
+    if value not in rule:
+        return "%s must be one of %s" % (key, ", ".join(rule))
+    return None
+
+
+def validate(data):
+    """(settings, problems): the defaults overlaid with every acceptable value of `data`."""
+    settings = dict(DEFAULTS)
+    problems = []
+    if not isinstance(data, dict):
+        return settings, ["settings must be a JSON object; defaults used"]
+    for key in sorted(data):
+        if key not in DEFAULTS:
+            problems.append("unknown setting %s ignored" % key)
+            continue
+        why = _check(key, data[key])
+        if why is None:
+            settings[key] = data[key]
+        else:
+            problems.append(why + "; default kept")
+    return settings, problems
+
+
+def load(text):
+    """Settings from the file's text; None (no file) gives the defaults without a problem."""
+    if text is None:
+        return dict(DEFAULTS), []
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return dict(DEFAULTS), ["settings.json is not valid JSON; defaults used"]
+    return validate(data)
+
+
+def player_name(settings, p):
+    names = settings["names"]
+    return names[p] if p < len(names) else "P%d" % (p + 1)

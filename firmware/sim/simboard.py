@@ -1,0 +1,177 @@
+"""The whole board in simulation: the real drivers and firmware on every part's twin.
+
+`SimBoard(profile)` wires an `App` exactly as the rp2 backend does, but on twins: the 74HC165
+chain, the PN532 behind the antenna multiplexer, the WS2812B chain, the SSD1306 on a shared
+I2C bus, four buttons, an in-memory flash, and a `SimClock`. Every chip of the profile's set
+gets an NFC tag, enrolled in the registry, so `place(square, face)` puts a real tagged chip
+with a magnet on a square, as a player would.
+
+`run(ms)` advances virtual time one main-loop period at a time, calling `App.step()` each
+period as firmware/main.py does on the board.
+"""
+
+from firmware import settings as S
+from firmware.app import App, Hardware
+from firmware.drivers.antenna import AntennaMux
+from firmware.drivers.hc165 import ShiftChain
+from firmware.drivers.pn532 import PN532, ReaderError
+from firmware.drivers.ssd1306 import SSD1306, DisplayError
+from firmware.drivers.ws2812 import WS2812
+from firmware.registry import Registry
+from firmware.sim.bus import SimI2C, SimPin
+from firmware.sim.clock import SimClock
+from firmware.sim.hc165_sim import SimShiftChain
+from firmware.sim.memfs import MemFS
+from firmware.sim.pn532_sim import SimAntennaMux, SimPN532
+from firmware.sim.ssd1306_sim import SimSSD1306
+from firmware.sim.ws2812_sim import SimWS2812
+
+BUTTONS = ("left", "right", "ok", "back")
+
+
+def chip_tags(profile):
+    """A tag UID for every chip of the set: face text -> list of UIDs (4-byte NXP-style)."""
+    tags = {}
+    serial = 0
+    for face in sorted(profile.chips):
+        from engine import faces
+
+        text = "?" if face == faces.JOKER else faces.text(face)
+        uids = []
+        for _ in range(profile.chips[face]):
+            serial += 1
+            uids.append(bytes([0x04, (serial >> 8) & 0xFF, serial & 0xFF, 0x80 | serial % 97]))
+        tags[text] = uids
+    return tags
+
+
+class SimBoard:
+    def __init__(self, profile, settings=None, fs=None, nfc=True, clock=None, out=None):
+        data = dict(settings or {})
+        if not nfc:
+            data["sensor"] = "hall"
+        self.settings, problems = S.validate(data)
+        self.profile = profile
+        n = profile.width * profile.height
+        self.clock = clock or SimClock()
+        clock = self.clock
+        latch = SimPin("latch")
+        chips = (n + 7) // 8
+        self.chain = SimShiftChain(latch, chips)
+        i2c = SimI2C()
+        self.i2c = i2c
+        self.oled = SimSSD1306()
+        i2c.attach(0x3C, self.oled)
+        display = SSD1306(i2c)
+        display.init()
+        self.strip = SimWS2812(n)
+        pixels = WS2812(self.strip.write, n)
+        self.pins = {}
+        for name in BUTTONS:
+            self.pins[name] = SimPin(name, 1)
+        self.fs = fs if fs is not None else MemFS()
+        self.lines = out if out is not None else []
+        reader = antenna = None
+        self.tags = {}
+        self.on_board = {}  # square -> UID of the chip lying there
+        registry = None
+        if nfc:
+            rows = [SimPin("row%d" % k, 0) for k in range(4)]
+            cols = [SimPin("col%d" % k, 0) for k in range(4)]
+            enable = SimPin("ant_en", 1)
+            self.field = SimAntennaMux(rows, cols, enable, profile.width)
+            self.nfc = SimPN532(clock, self.field.field).attach(i2c)
+            reader = PN532(i2c, clock)
+            reader.begin()
+            antenna = AntennaMux(rows, cols, enable)
+            self.tags = chip_tags(profile)
+            registry = Registry()
+            for face, uids in self.tags.items():
+                for uid in uids:
+                    registry.enrol(uid, face)
+        self.hw = Hardware(
+            clock,
+            ShiftChain(self.chain, latch, chips),
+            pixels,
+            display,
+            self.pins,
+            self.fs,
+            self.lines.append,
+            reader,
+            antenna,
+            ReaderError,
+            DisplayError,
+        )
+        self.app = App(self.hw, profile, self.settings, problems, registry)
+
+    # ----- the world acting on the board -----------------------------------------------------
+
+    def boot(self):
+        self.app.boot()
+
+    def run(self, ms):
+        """Run the main loop for `ms` of virtual time."""
+        period = self.app.period_ms
+        elapsed = 0
+        while elapsed < ms:
+            self.app.step()
+            self.clock.advance(period)
+            elapsed += period
+
+    def put(self, square, face=None, uid=None):
+        """A chip is set down (magnet and tag), without running the loop."""
+        if self.tags and uid is None:
+            pool = self.tags[face]
+            if not pool:
+                raise ValueError("no %s chip left in the box" % face)
+            uid = pool.pop()
+        if uid is not None:
+            self.field.tags[square] = uid
+            self.on_board[square] = (face, uid)
+        self.chain.set(square, True)
+
+    def take(self, square):
+        """A chip is picked up, without running the loop; it goes back in the box."""
+        self.chain.set(square, False)
+        if square in self.on_board:
+            face, uid = self.on_board.pop(square)
+            self.field.tags.pop(square, None)
+            if face in self.tags:
+                self.tags[face].append(uid)
+
+    def place(self, square, face=None, settle=400):
+        self.put(square, face)
+        self.run(settle)
+
+    def lift(self, square, settle=100):
+        self.take(square)
+        self.run(settle)
+
+    def press(self, name, hold=40, after=40):
+        pin = self.pins[name]
+        pin.drive(0)
+        self.run(hold)
+        pin.drive(1)
+        self.run(after)
+
+    def slide(self, path, face, ms_per_square=120, settle=400):
+        """A chip slid across `path` (square indices), ending on the last one."""
+        uid = self.tags[face].pop() if self.tags else None
+        for k in range(len(path)):
+            sq = path[k]
+            self.put(sq, face, uid)
+            if k < len(path) - 1:
+                self.run(ms_per_square)
+                self.chain.set(sq, False)
+                self.on_board.pop(sq, None)
+                if self.tags:
+                    self.field.tags.pop(sq, None)
+        self.run(settle)
+
+    # ----- what the board shows ----------------------------------------------------------------
+
+    def screen(self):
+        return self.oled.text_lines()
+
+    def led(self, square):
+        return self.strip.colour(self.app.leds.chain[square])

@@ -1,0 +1,40 @@
+"""Shared helpers for whole-board tests: a booted SimBoard, and laying moves chip by chip."""
+
+from engine import squares
+from firmware.sim.simboard import SimBoard
+from tests.engine.fixtures import default_profile
+
+W = 15
+
+
+def sq(name):
+    return squares.parse(name, W, W)
+
+
+def new_board(settings=None, nfc=True, fs=None):
+    opts = {"players": 5 - 0, "turn_seconds": 0}
+    opts["players"] = 4
+    if settings:
+        opts.update(settings)
+    board = SimBoard(default_profile(), opts, fs=fs, nfc=nfc)
+    board.boot()
+    board.run(50)
+    return board
+
+
+def lay(board, move):
+    """Lay every chip of a move's text ("D8:9 E8:+"), each settling before the next."""
+    for part in move.split():
+        name, face = part.split(":")
+        board.place(sq(name), face)
+
+
+def events(board, kind):
+    import json
+
+    out = []
+    for line in board.lines:
+        ev = json.loads(line)
+        if ev["ev"] == kind:
+            out.append(ev)
+    return out
