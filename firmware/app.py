@@ -15,7 +15,7 @@ from firmware.journal import Journal
 from firmware.leds import Leds
 from firmware.presence import Presence
 from firmware.screen import Screen
-from firmware.sensing import Sensing
+from firmware.sensing import PLACED, Sensing
 
 BLINK_MS = 250
 
@@ -130,11 +130,18 @@ class App:
     def _act(self, action):
         ref = self.referee
         if action == "resume":
+            placed = self.sensing.placed
             try:
-                ref.resume(set(self.sensing.placed))
+                ref.resume(set(placed))
             except EngineError as err:  # a damaged snapshot: say so and start afresh
                 self.events.emit("journal_problem", "text", str(err))
                 ref.new_game()
+                return
+            # Chips lying on empty squares were laid in the turn the power cut: pending again.
+            cells = ref.game.board.cells
+            for sq in sorted(placed):
+                if not cells[sq] and placed[sq] is not None and ref.mode == R.PLAY:
+                    ref.sensed((PLACED, sq, placed[sq]))
         elif action == "new":
             if self.sensing.placed:
                 ref.mode = R.CLEAR

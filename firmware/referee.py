@@ -64,6 +64,7 @@ class Referee:
         self.last_move = ()  # squares of the last committed move
         self.turn_start = clock.ticks_ms()
         self.saved = None  # a snapshot offered for resuming
+        self.alert = ""  # shown until it no longer holds: the last save failed
         self.dirty = True  # something to redraw
 
     # ----- games ---------------------------------------------------------------------------
@@ -126,7 +127,9 @@ class Referee:
             self.journal.save(encode(self.game))
         except JournalError as err:  # the game goes on; the board says it could not save
             self.events.emit("save_failed", "error", str(err))
-            self._say("save_failed")
+            self.alert = i18n.say(self.lang, "save_failed")
+            return
+        self.alert = ""
 
     def _say(self, key, *args):
         self.message = i18n.say(self.lang, key, *args)

@@ -72,6 +72,7 @@ def compose(ref):
     if v is not None and v.legal and game.pending:
         bag = pad(bag, 10) + i18n.say(lang, "points", v.score)
     lines[3] = bag
+    lines[4] = ref.alert
     msg = wrap(ref.message, COLS, 3)
     for k in range(len(msg)):
         lines[5 + k] = msg[k]

@@ -11,14 +11,15 @@ def sq(name):
     return squares.parse(name, W, W)
 
 
-def new_board(settings=None, nfc=True, fs=None):
-    opts = {"players": 5 - 0, "turn_seconds": 0}
-    opts["players"] = 4
+def new_board(settings=None, nfc=True, fs=None, boot=True):
+    """A booted board (4 players, no turn clock unless `settings` say otherwise)."""
+    opts = {"players": 4, "turn_seconds": 0}
     if settings:
         opts.update(settings)
     board = SimBoard(default_profile(), opts, fs=fs, nfc=nfc)
-    board.boot()
-    board.run(50)
+    if boot:
+        board.boot()
+        board.run(50)
     return board
 
 
