@@ -17,7 +17,7 @@ pytest.importorskip("littlefs")
 from engine.snapshot import encode
 from tests.engine.fixtures import RULEBOOK
 from tests.flashsim import CutFlash, LfsFS, PowerLost, mount
-from tests.fw.board import lay, new_board, sq
+from tests.fw.board import lay, new_board
 
 PLAYERS = 2
 
