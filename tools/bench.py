@@ -13,6 +13,9 @@ runs), the same move on a layout with a premium under all six operators (the pre
 search's worst case, 64 assignments; held to (b)'s budget), CPython validations per
 second on (b), and a whole refereed game's state (its snapshot size, and the heap
 allocated to rebuild it from the snapshot).
+And the firmware (tools/fwbench.py): one presence scan and debounce of 225 squares, and the
+fuel from a chip's placement being sensed to its LED frame being ready, each with the
+simulated parts' own fuel taken off.
 Exits with status 1 if any budget is exceeded.
 """
 
@@ -28,6 +31,8 @@ BUDGET_MOVE_FUEL = 1_600_000
 BUDGET_DENSE_FUEL = 8_000_000
 BUDGET_VALIDATE_HEAP = 24 * 1024
 BUDGET_STATE = 8 * 1024
+BUDGET_SCAN_FUEL = 800_000
+BUDGET_SENSE_TO_LED_FUEL = 4_000_000
 
 _SETUP = """
 import gc
@@ -145,6 +150,49 @@ def game_state():
     }
 
 
+def firmware_costs():
+    """tools/fwbench.py on MicroPython: the presence scan, and a placement to its LED frame."""
+    code = (
+        mpyrun.prelude()
+        + "import json\nfrom tools import fwbench\n"
+        + "print('RESULT', json.dumps([fwbench.scan_costs(), fwbench.sense_to_led()]))\n"
+    )
+    r = mpyrun.run(code, heap="16M")
+    if not r.ok:
+        raise SystemExit("MicroPython run failed:\n" + r.describe())
+    scan, led = json.loads(r.stdout.split("RESULT ")[1])
+    return {"scan": scan, "sense_to_led": led}
+
+
+def report_firmware(fw, failures):
+    scan, led = fw["scan"], fw["sense_to_led"]
+    print("Firmware on MicroPython (the simulated parts' own fuel taken off):")
+    rows = (
+        ("scan 225 squares, quiet", scan["quiet"]),
+        ("scan, all start to change", scan["all_start"]),
+        ("scan, all 225 change", scan["all_report"]),
+    )
+    for name, fuel in rows:
+        print("%-28s %12d %8.1f" % (name, fuel, fuel / FUEL_PER_MS))
+        if fuel > BUDGET_SCAN_FUEL:
+            failures.append("%s: %d fuel > %d" % (name, fuel, BUDGET_SCAN_FUEL))
+    name = "chip sensed -> LED frame"
+    print("%-28s %12d %8.1f" % (name, led["fuel"], led["fuel"] / FUEL_PER_MS))
+    print(
+        "  (that step: %d fuel in all, %d in the twins over %d calls, %d probe overhead a call;"
+        " the reader's own wait: %d ms)"
+        % (
+            led["gross"],
+            led["twins"],
+            led["metered_calls"],
+            led["overhead_per_call"],
+            led["virtual_ms"],
+        )
+    )
+    if led["fuel"] > BUDGET_SENSE_TO_LED_FUEL:
+        failures.append("%s: %d fuel > %d" % (name, led["fuel"], BUDGET_SENSE_TO_LED_FUEL))
+
+
 def main():
     results = {
         "rulebook": rulebook_moves(),
@@ -152,6 +200,7 @@ def main():
         "worst": worst(),
         "cpython_dense_per_second": round(cpython_rate()),
         "state": game_state(),
+        "firmware": firmware_costs(),
     }
     failures = []
     print(
@@ -181,12 +230,21 @@ def main():
     if s["restore_heap"] > BUDGET_STATE:
         failures.append("state: %d B > %d" % (s["restore_heap"], BUDGET_STATE))
     print("CPython: %d validations/s of the dense move" % results["cpython_dense_per_second"])
+    report_firmware(results["firmware"], failures)
     out = Path(mpyrun.REPO_ROOT) / "build" / "bench.json"
     out.parent.mkdir(exist_ok=True)
     out.write_text(json.dumps(results, indent=2) + "\n")
     print(
-        "budgets: move <= %d fuel, dense <= %d fuel, heap <= %d B, state <= %d B"
-        % (BUDGET_MOVE_FUEL, BUDGET_DENSE_FUEL, BUDGET_VALIDATE_HEAP, BUDGET_STATE)
+        "budgets: move <= %d fuel, dense <= %d fuel, heap <= %d B, state <= %d B,"
+        " scan <= %d fuel, sensed -> LED frame <= %d fuel"
+        % (
+            BUDGET_MOVE_FUEL,
+            BUDGET_DENSE_FUEL,
+            BUDGET_VALIDATE_HEAP,
+            BUDGET_STATE,
+            BUDGET_SCAN_FUEL,
+            BUDGET_SENSE_TO_LED_FUEL,
+        )
     )
     if failures:
         print("OVER BUDGET:\n  " + "\n  ".join(failures))

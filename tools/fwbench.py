@@ -68,7 +68,8 @@ class _NullPin:
 
 def scan_costs(squares=225, scans=3):
     from firmware.drivers.hc165 import ShiftChain
-    from firmware.presence import Presence, squares
+    from firmware.presence import Presence
+    from firmware.presence import squares as unpack
     from tools.fuelprobe import cost
 
     chain = ShiftChain(_NullSPI(), _NullPin(), (squares + 7) // 8)
@@ -83,7 +84,7 @@ def scan_costs(squares=225, scans=3):
     for _ in range(scans - 2):
         p.scan(chain.read())
     last, entries = cost(lambda: p.scan(chain.read()))
-    changes = sum(len(squares(e)) for e in entries)
+    changes = sum(len(unpack(e)) for e in entries)
     return {"quiet": quiet, "all_start": first, "all_report": last, "changes": changes}
 
 
