@@ -64,9 +64,9 @@ def compose(ref):
         lines[0] = head
     for p in range(game.players):
         mark = ">" if p == game.to_move and ref.mode != R.OVER else " "
-        cell = mark + pad(ref.name(p), 6) + "%4d" % game.scores[p]
+        cell = mark + pad(ref.name(p), 5) + "%4d" % game.scores[p]  # 10 characters
         row = 1 + p // 2
-        lines[row] = cell if p % 2 == 0 else pad(lines[row], 11) + cell[:10]
+        lines[row] = cell if p % 2 == 0 else lines[row] + " " + cell
     bag = i18n.say(lang, "bag", game.bag_count())
     v = ref.verdict
     if v is not None and v.legal and game.pending:

@@ -2,8 +2,9 @@
 
 `replay` prints a game record's replay (GAME_RECORD.md "Output") as JSON lines with
 `--json`, else a readable score sheet. A record that cannot be read prints one line
-`{"error": ..., "line": N}` and exits with status 2. `sim` stands in for the simulator
-until it exists: it replays the rulebook example game, tests/data/rulebook.json.
+`{"error": ..., "line": N}` and exits with status 2. `sim` runs the real firmware on the
+simulated board (host_tools/simboard_cli.py): the rulebook game by default, or a script of
+commands (`--script FILE`, `-` for standard input).
 """
 
 import argparse
@@ -40,8 +41,8 @@ def _parser():
     cmd.add_argument("file", help="the game record, a JSON file")
     cmd.add_argument("--json", action="store_true", help="print the JSON output lines")
     cmd.add_argument("--profile", metavar="PATH", help="board profile file to use")
-    cmd = sub.add_parser("sim", help="for now: replay the rulebook example game")
-    cmd.add_argument("--json", action="store_true", help="print the JSON output lines")
+    cmd = sub.add_parser("sim", help="the firmware on the simulated board")
+    cmd.add_argument("--script", metavar="FILE", help="commands to run ('-': standard input)")
     return parser
 
 
@@ -53,7 +54,14 @@ def main(argv=None):
         pass
     if args.command == "replay":
         return _replay(args.file, args.profile, args.json)
-    return _replay(str(RULEBOOK), None, args.json)
+    from host_tools import simboard_cli
+
+    if args.script is None:
+        return simboard_cli.main()
+    if args.script == "-":
+        return simboard_cli.main(sys.stdin.read().splitlines())
+    with open(args.script, encoding="utf-8") as f:
+        return simboard_cli.main(f.read().splitlines())
 
 
 if __name__ == "__main__":

@@ -19,11 +19,12 @@ MOVES = json.loads(RULEBOOK.read_text(encoding="utf-8"))["turns"]
 SECOND_MUL = {"place": [["K6", "×"], ["L6", "2"]]}  # row 6 would read 3×4-1×2
 
 
-def cli(*args):
+def cli(*args, stdin=None):
     """(exit status, stdout lines, stderr) of the command run as a separate process."""
     proc = subprocess.run(
         [sys.executable, "-m", "host_tools", *map(str, args)],
         cwd=REPO,
+        input=stdin,
         capture_output=True,
         encoding="utf-8",
         check=False,
@@ -83,7 +84,24 @@ def test_rulebook_score_sheet_and_sim():
     assert "D8-H8 9+6÷2 = 12 -> 24 x2 = 48" in out[2]
     assert out[6].split()[5:10] == ["19", "67", "12", "33", "38"]
     assert out[-1] == "Winner: P1 with 67"
-    assert cli("sim") == (0, out, "")
+
+
+def test_sim_plays_the_rulebook_game_on_the_simulated_board():
+    status, out, err = cli("sim")
+    assert (status, err) == (0, "")
+    moves = [json.loads(line) for line in out if '"ev": "move"' in line]
+    assert [m["score"] for m in moves] == [48, 12, 33, 38, 19]
+    assert "| P1     67 >P2     12|" in out  # the display, read back from the OLED's pixels
+    assert " 8 .a.#####.W.g.a." in out  # the LEDs: move 5 marked white on column J
+
+
+def test_sim_script_from_stdin_reports_bad_commands():
+    script = "place H8 2\nfly away\nplace Z99 3\nevents\n"
+    status, out, _ = cli("sim", "--script", "-", stdin=script)
+    assert status == 0
+    assert json.loads(out[0]) == {"error": "unknown command", "line": 2}
+    assert json.loads(out[1])["line"] == 3
+    assert any('"ev": "placed", "square": "H8"' in line for line in out)
 
 
 def test_illegal_then_retry_by_same_player(tmp_path):

@@ -31,7 +31,7 @@ def test_scores_and_turn_on_the_display():
     board.press("ok")
     text = board.screen()
     eq(text[0].startswith("> Bob"), True)
-    eq(text[1].startswith(" Ana     48"), True)
+    eq(text[1], " Ana    48 >Bob     0")
     eq("Ana +48" in text[5], True)
 
 

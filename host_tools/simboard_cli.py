@@ -1,0 +1,131 @@
+"""The board in a terminal: the real firmware on the simulated parts (firmware/sim).
+
+`python -m host_tools sim` plays the rulebook's five-move example on the simulated board,
+chip by chip and press by press, and after each move draws what the board shows: the OLED's
+eight lines (read back from the SSD1306 twin's pixels) and the 15 x 15 NeoPixels (read back
+from the WS2812B twin's bit stream). `--script -` reads commands from standard input
+instead, one per line:
+
+    place H8 9      lay a chip (face as in game records: 9 + - × ÷ ?)
+    lift H8         pick a chip up
+    press ok        press a button: left, right, ok, back
+    wait 500        let 500 ms pass
+    show            draw the display and the LEDs
+    events          print the event lines since the last `events`
+
+The web page with a clickable board comes with the host-tools issue.
+"""
+
+import json
+import sys
+
+from engine import profile as P
+from engine import squares
+from engine.errors import EngineError
+from firmware.sim.simboard import SimBoard
+from host_tools import replay
+from tools.positions import RULEBOOK
+
+PROFILE = replay.REPO / "hardware" / "profiles" / "calculissimo.json"
+
+
+def _shade(rgb):
+    """One character for an LED: what colour dominates, upper case when bright."""
+    r, g, b = rgb
+    if max(rgb) == 0:
+        return "."
+    if r and g and b and max(rgb) - min(rgb) < 20:
+        ch = "w"
+    elif g > r and g > b:
+        ch = "g"
+    elif r > g and r > b:
+        ch = "r" if g < r // 2 else "a"
+    elif b > r and b > g:
+        ch = "b"
+    else:
+        ch = "m" if r and b else "y"
+    return ch.upper() if max(rgb) >= 40 else ch
+
+
+def draw(board):
+    """The display and the LEDs, as text lines."""
+    w, h = board.profile.width, board.profile.height
+    out = ["+" + "-" * 21 + "+"]
+    for line in board.screen():
+        out.append("|" + line + " " * (21 - len(line)) + "|")
+    out.append("+" + "-" * 21 + "+")
+    out.append("   " + "".join(chr(65 + c) for c in range(w)))
+    cells = board.app.referee.game.board.cells if board.app.referee.game else None
+    for r in range(h):
+        row = []
+        for c in range(w):
+            sq = r * w + c
+            led = _shade(board.led(sq))
+            if cells is not None and cells[sq] and led == ".":
+                led = "#"  # a committed chip, unlit
+            row.append(led)
+        out.append("%2d %s" % (r + 1, "".join(row)))
+    out.append("LEDs: G green, R red, A amber, W white, Y yellow, M magenta, B blue;")
+    out.append("      lower case = dim glow; # = a chip, unlit; %d mA" % board.app.leds.milliamps)
+    return out
+
+
+def _events(board, seen):
+    lines = board.lines[seen[0] :]
+    seen[0] = len(board.lines)
+    return [line.rstrip("\n") for line in lines]
+
+
+def run_script(board, lines, out):
+    seen = [0]
+    w, h = board.profile.width, board.profile.height
+    for number, text in enumerate(lines, 1):
+        words = text.split()
+        if not words or words[0].startswith("#"):
+            continue
+        cmd, args = words[0], words[1:]
+        try:
+            if cmd == "place" and len(args) == 2:
+                board.place(squares.parse(args[0], w, h), args[1])
+            elif cmd == "lift" and len(args) == 1:
+                board.lift(squares.parse(args[0], w, h))
+            elif cmd == "press" and len(args) == 1 and args[0] in board.pins:
+                board.press(args[0])
+            elif cmd == "wait" and len(args) == 1:
+                board.run(int(args[0]))
+            elif cmd == "show":
+                out("\n".join(draw(board)))
+            elif cmd == "events":
+                for line in _events(board, seen):
+                    out(line)
+            else:
+                out(json.dumps({"error": "unknown command", "line": number}))
+        except (ValueError, KeyError, EngineError) as err:
+            out(json.dumps({"error": str(err), "line": number}))
+
+
+def demo():
+    lines = []
+    for move in RULEBOOK:
+        for part in move.split():
+            name, face = part.split(":")
+            lines.append("place %s %s" % (name, face))
+        lines += ["show", "press ok", "events"]
+    lines.append("show")
+    return lines
+
+
+def main(script=None, out=print):
+    board = SimBoard(P.load(str(PROFILE)), {"players": 4, "turn_seconds": 0})
+    board.boot()
+    board.run(50)
+    if script is None:
+        out("The rulebook game on the simulated board (firmware on the twins).")
+        run_script(board, demo(), out)
+    else:
+        run_script(board, script, out)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
