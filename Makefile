@@ -3,6 +3,7 @@
 #   make venv    create .venv and install requirements-dev.txt (redone when it changes)
 #   make test    run the whole test suite (CPython, MicroPython on wasm, mpy-cross)
 #   make lint    ruff check + ruff format --check
+#   make typecheck  mypy on engine/ and firmware/ against the rp2 stubs (mypy-rp2.ini)
 #   make bench   run tools/bench.py
 #   make sim     run the host simulator
 #   make mpy     compile engine/ and firmware/ with mpy-cross into build/mpy/
@@ -19,7 +20,7 @@ LINT_DIRS = $(wildcard engine firmware host_tools tests tools)
 MPY_SRC = $(shell find engine firmware -name '*.py' -not -path '*/__pycache__/*' 2>/dev/null)
 MPY_OUT = $(patsubst %.py,$(BUILD)/mpy/%.mpy,$(MPY_SRC))
 
-.PHONY: venv test lint bench sim mpy clean distclean
+.PHONY: venv test lint typecheck bench sim mpy clean distclean
 
 venv: $(STAMP)
 
@@ -34,6 +35,10 @@ test: $(STAMP)
 lint: $(STAMP)
 	$(VENV)/bin/ruff check $(LINT_DIRS)
 	$(VENV)/bin/ruff format --check $(LINT_DIRS)
+
+typecheck: $(STAMP)
+	$(VENV_PYTHON) -m tools.rp2_typeshed
+	$(VENV_PYTHON) -m mypy --config-file mypy-rp2.ini
 
 bench: $(STAMP)
 	$(VENV_PYTHON) -m tools.bench

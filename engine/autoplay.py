@@ -19,7 +19,7 @@ _JOKER_AS = "159+-"
 
 def _options(rack):
     """Distinct (char, joker) chips the rack can lay, in a fixed order."""
-    out = []
+    out = []  # type: list[tuple[str, bool]]
     for ch in sorted(set(rack)):
         if ch == faces.JOKER:
             out.extend((j, True) for j in _JOKER_AS)

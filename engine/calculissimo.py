@@ -122,7 +122,7 @@ class Calculissimo(Ruleset):
         kinds = profile.kinds
         mul_first = self.options["precedence"] == "mul_first"
         reasons = []
-        parsed = []  # per run: (nums, ops, face value, codes)
+        parsed = []  # type: list[tuple]  # per run: (nums, ops, face value, codes)
         for run in runs:
             codes = bytes([cells[i] for i in run.indices()])
             nums, ops, problem = _parse(codes)
@@ -137,7 +137,7 @@ class Calculissimo(Ruleset):
             return reasons, [], 0
 
         # Which runs each effective premium square of this turn lies on.
-        owners = {}
+        owners = {}  # type: dict[int, list[tuple[int, int]]]
         for r in range(len(runs)):
             for k, i in enumerate(runs[r].indices()):
                 p = prem[i]
@@ -154,7 +154,8 @@ class Calculissimo(Ruleset):
         # Premiums under one run are fixed; a square on two runs is a choice (rule 14).
         factors = profile.factors
         fixed_mult = [1] * len(runs)  # product of the fixed run premiums of each run
-        fixed_chip = [[] for _ in runs]  # (k, factor) chip premiums each run always has
+        # (k, factor): the chip premiums each run always has
+        fixed_chip = [[] for _ in runs]  # type: list[list[tuple[int, int]]]
         shared = []  # (factor, is a run premium, (r, k) one side, (r, k) other side)
         for i, lst in owners.items():
             p = prem[i]
@@ -170,7 +171,7 @@ class Calculissimo(Ruleset):
         # Try every assignment. A run premium only changes a multiplier; a run's value is
         # evaluated once per distinct set of chip premiums it gets (in Calculissimo a shared
         # square is always under an operator, so each run is evaluated once).
-        values = {}
+        values = {}  # type: dict[int, int | None]
         mult = list(fixed_mult)  # buffers reused across assignments
         chip_bits = [0] * len(runs)
         best_total = -1
@@ -201,7 +202,7 @@ class Calculissimo(Ruleset):
             return (
                 [
                     V.Reason(V.PREMIUM_INVALID, run=runs[r].name, where=runs[r].indices())
-                    for r in fewest_bad
+                    for r in fewest_bad  # type: ignore[union-attr]  # set: no mask was valid
                 ],
                 [],
                 0,

@@ -12,7 +12,7 @@ try:
     from micropython import const
 except ImportError:
 
-    def const(value):
+    def const(value):  # type: ignore[misc]  # CPython stand-in; the stub's is generic
         return value
 
 
@@ -25,12 +25,13 @@ except ImportError:
     _TICKS_HALF = _TICKS_PERIOD // 2
 
     def ticks_ms():
-        return int(_time.monotonic() * 1000) & (_TICKS_PERIOD - 1)
+        # CPython only: MicroPython's time has ticks_ms and no monotonic.
+        return int(_time.monotonic() * 1000) & (_TICKS_PERIOD - 1)  # type: ignore[attr-defined]
 
-    def ticks_add(ticks, delta):
+    def ticks_add(ticks, delta):  # type: ignore[misc]  # CPython stand-in; the stub's is generic
         return (ticks + delta) & (_TICKS_PERIOD - 1)
 
-    def ticks_diff(end, start):
+    def ticks_diff(end, start):  # type: ignore[no-redef]  # CPython stand-in for the stub's
         # Same wrap-around semantics as MicroPython's time.ticks_diff.
         return ((end - start + _TICKS_HALF) & (_TICKS_PERIOD - 1)) - _TICKS_HALF
 

@@ -43,7 +43,7 @@ def draw_for_first(profile, players, prng):
     `first` 0-based and `draws` the faces each player drew, in order.
     """
     bag = full_bag(profile)
-    draws = [[] for _ in range(players)]
+    draws = [[] for _ in range(players)]  # type: list[list[str]]
     contenders = list(range(players))
     while True:
         prng.shuffle(bag)
@@ -112,7 +112,7 @@ class Game:
             bag = full_bag(profile)
             self.prng.shuffle(bag)
             self.bag = bag
-            self.racks = [[] for _ in range(players)]
+            self.racks = [[] for _ in range(players)]  # type: list  # or counts, below
             for p in range(players):
                 for _ in range(rack):
                     self.racks[p].append(bag.pop())
@@ -181,7 +181,7 @@ class Game:
         p = self.to_move
         if len(move) > self.rack_count(p):
             return [V.Reason(V.TOO_MANY_CHIPS)]
-        need = {}
+        need = {}  # type: dict[str, int]
         for _, code in move.placements:
             key = chip_key(code)
             need[key] = need.get(key, 0) + 1
@@ -281,7 +281,8 @@ class Game:
                 if ch not in rack:
                     raise GameStateError("chip %r is not on the rack" % (ch,))
                 rack.remove(ch)
-            undo = (len(chips), list(self.racks[p]), list(self.bag))  # before the swap
+            # before the swap
+            undo = (len(chips), list(self.racks[p]), list(self.bag))  # type: tuple | int
             self.bag.extend(chips)
             self.prng.shuffle(self.bag)
             self.racks[p] = rack

@@ -103,7 +103,8 @@ class Profile:
                 raise ProfileError("profile: legend keys are single letters, not %r" % letter)
             if not isinstance(entry, dict):
                 raise ProfileError("profile: legend %r must be an object" % letter)
-            kind = _KINDS.get(entry.get("kind"))
+            kind = entry.get("kind")
+            kind = _KINDS.get(kind) if isinstance(kind, str) else None  # a list: unhashable
             factor = entry.get("factor")
             if kind is None:
                 raise ProfileError("profile: legend %r: kind must be 'chip' or 'run'" % letter)
@@ -138,7 +139,7 @@ class Profile:
         return cells
 
     def _read_chips(self, chips):
-        out = {}
+        out = {}  # type: dict[str, int]
         for spelling, count in chips.items():
             try:
                 ch, joker = faces.parse(spelling)

@@ -60,7 +60,7 @@ def read(data, width=15, height=15):
     if game not in GAMES:
         raise RecordError("'game' must be one of %s" % ", ".join(GAMES), ("game",))
     players = data.get("players")
-    if not _is_int(players) or not 2 <= players <= 4:
+    if not isinstance(players, int) or not 2 <= players <= 4:  # bools are out of range too
         raise RecordError("'players' must be a whole number 2 to 4", ("players",))
     options = data.get("options", {})
     if not isinstance(options, dict):

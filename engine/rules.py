@@ -64,7 +64,7 @@ class Ruleset:
         return self.profile.penalties["operator"]
 
 
-RULESETS = {}
+RULESETS = {}  # type: dict[str, type[Ruleset]]
 
 
 def register(cls):

@@ -43,7 +43,10 @@ def build(root=""):
     bad = pinmap.check(pins)
     if bad:
         raise ValueError("pin map %s: %s" % (conf["pins"], "; ".join(bad)))
-    board = P.load(root + "profiles/" + conf["game"] + ".json")
+    try:
+        board = P.Profile(json.loads(fs.read("profiles/" + conf["game"] + ".json") or "null"))
+    except (ValueError, P.ProfileError) as err:
+        raise ValueError("profile for %s: %s" % (conf["game"], err))
     try:
         chips = registry.loads(fs.read("chips.json") or '{"chips": {}}')
     except registry.RegistryError as err:

@@ -19,7 +19,7 @@ class EventStream:
         self.write = write
         self.clock = clock
         self.keep = keep
-        self.ring = [None] * keep
+        self.ring = [None] * keep  # type: list[str | None]
         self.count = 0
         self.queue = []
 

@@ -13,7 +13,7 @@ import os
 try:
     from errno import ENOENT
 except ImportError:
-    ENOENT = 2
+    ENOENT = 2  # type: ignore[misc]  # the stub declares errno.ENOENT Final
 
 # os.replace overwrites the target on every CPython platform; MicroPython has only rename,
 # which on littlefs replaces an existing file atomically (os.rename on POSIX does too).

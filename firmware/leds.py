@@ -85,7 +85,8 @@ class Leds:
                 self.base[sq] = PREMIUM + k - 1
         self.frame = bytearray(n)  # palette index per square
         self.order = pixels.order  # where red, green and blue go in the wire bytes
-        self.wire = [b"\x00\x00\x00"] * len(colours)  # scaled palette, wire byte order
+        # scaled palette, wire byte order
+        self.wire = [b"\x00\x00\x00"] * len(colours)  # type: list[bytes | bytearray]
         self.board_ma = BOARD_MA_NFC if settings["sensor"] == "nfc" else BOARD_MA_HALL
         self.set_power(settings["brightness"], settings["current_ma"])
         self.scale = 0  # the last frame's scale, 256ths (brightness and cap together)
@@ -114,7 +115,7 @@ class Leds:
                 if not cells[sq]:
                     f[sq] = colour
         v = ref.verdict
-        bad = ()
+        bad = ()  # type: tuple | set[int]
         if v is not None and not v.legal:
             bad = set()
             for reason in v.reasons:

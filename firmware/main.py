@@ -9,7 +9,7 @@ simulated clock whose sleep advances virtual time (`sim_sleep`).
 try:
     import asyncio
 except ImportError:  # the WASI MicroPython used in tests has no asyncio
-    asyncio = None
+    asyncio = None  # type: ignore[assignment]  # tested as None where there is no asyncio
 
 
 async def loop(app, sleep_ms, until=None):
@@ -37,8 +37,23 @@ def sim_sleep(clock):
 
 
 def main():
-    from firmware.backend_rp2 import build
+    """Build, boot and run; a board that cannot start says why on USB instead of stopping.
 
-    app = build()
-    app.boot()
+    A bad pin map or profile file, or a missing part, is reported once every 5 s as an event
+    line `{"ev": "cannot_start", "text": ...}`, so the board never falls into the REPL.
+    """
+    import json
+    import sys
+    import time
+
+    try:
+        from firmware.backend_rp2 import build
+
+        app = build()
+        app.boot()
+    except (OSError, ValueError, ImportError) as err:
+        line = json.dumps({"ev": "cannot_start", "text": str(err)}) + "\n"
+        while True:
+            sys.stdout.write(line)
+            time.sleep(5)
     asyncio.run(loop(app, asyncio.sleep_ms))

@@ -15,10 +15,10 @@ def _pin(problems, where, value):
 
 
 def check(data):
-    problems = []
+    problems = []  # type: list[str]
     if not isinstance(data, dict):
         return ["the pin map must be a JSON object"]
-    used = {}
+    used = {}  # type: dict[int, str]
 
     def claim(where, value):
         gp = _pin(problems, where, value)

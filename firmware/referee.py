@@ -49,7 +49,7 @@ class Referee:
         self.clock = clock
         self.events = events
         self.journal = journal
-        self.game = None
+        self.game = None  # type: Game  # type: ignore[assignment]  # set before any turn
         self.mode = PLAY
         self.message = ""
         self.verdict = None  # the live preview of the pending move
@@ -59,7 +59,8 @@ class Referee:
         self.menu_at = 0
         self.swap_n = 1
         self.take_back = set()
-        self.tally = None  # [player, [faces of each player]]
+        # [player, [faces of each player]], set by _start_tally before mode TALLY
+        self.tally = None  # type: list  # type: ignore[assignment]
         self.tally_choice = 0
         self.last_move = ()  # squares of the last committed move
         self.turn_start = clock.ticks_ms()
@@ -243,16 +244,16 @@ class Referee:
     # ----- picking a face --------------------------------------------------------------------
 
     def _say_pick(self):
-        sq, k, choices, joker = self.picking
+        sq, k, choices, joker = self.picking  # type: ignore[misc]  # set in mode PICK
         face = faces.display(choices[k])
         self._say("joker" if joker else "face", self.square_name(sq), face)
 
     def _pick(self, button):
-        sq, k, choices, joker = self.picking
+        sq, k, choices, joker = self.picking  # type: ignore[misc]  # set in mode PICK
         if button == "left":
-            self.picking[1] = (k - 1) % len(choices)
+            self.picking[1] = (k - 1) % len(choices)  # type: ignore[index]
         elif button == "right":
-            self.picking[1] = (k + 1) % len(choices)
+            self.picking[1] = (k + 1) % len(choices)  # type: ignore[index]
         elif button == "ok":
             ch = choices[k]
             self.picking = None

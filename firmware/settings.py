@@ -43,12 +43,11 @@ _RULES = {
     "settle_ms": (int, 0, 3000),
     "scan_ms": (int, 2, 100),
     "sensor": SENSORS,
-}
+}  # type: dict[str, tuple]
 
 
 def _check(key, value):
     """Why `value` is not acceptable for `key`, or None."""
-    rule = _RULES.get(key)
     if key == "names":
         if not isinstance(value, list) or len(value) > 4:
             return "names must be a list of up to 4 names"
@@ -60,6 +59,7 @@ def _check(key, value):
         if not isinstance(value, str) or not value.endswith(".json") or "/" in value:
             return "pins must name a file in hardware/pins, like pico.json"
         return None
+    rule = _RULES[key]
     if rule[0] is bool:
         return None if isinstance(value, bool) else "%s must be true or false" % key
     if rule[0] is int:

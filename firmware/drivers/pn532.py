@@ -70,7 +70,7 @@ class PN532:
                 error = exc
                 self._clock.sleep_ms(2)
         else:
-            raise error
+            raise error  # type: ignore[misc]  # not None: every one of the tries failed
         if version[0] != _IC_PN532:
             raise ReaderError("not a PN532: IC 0x%02x" % version[0])
         self._configure(CMD_TIMEOUT_MS)

@@ -232,6 +232,10 @@ def test_profile_errors_are_specific():
     data = profile_data()
     data["layout"] = ["Q" * 15] * 15
     raises(ProfileError, Profile, data)
+    for kind in (["run"], {"run": 1}, None):  # unhashable, or missing: still a ProfileError
+        data = profile_data()
+        next(iter(data["legend"].values()))["kind"] = kind
+        raises(ProfileError, Profile, data)
 
 
 def test_profile_matches_rules_md():

@@ -1,0 +1,316 @@
+"""The CircuitPython backend (RP2040): the same App as backend_rp2, on CircuitPython's modules.
+
+`build(root="/")` reads the same files as backend_rp2 (settings.json, chips.json,
+pins/<name>.json, profiles/<game>.json, game.dat) and wires the same drivers, through small
+adapters that give them the call shapes of MicroPython's `machine` (this module never imports
+`machine`):
+  - pins: `digitalio.DigitalInOut` on `board.GPn` behind `Pin.value(v=None)`; buttons are
+    inputs with `Pull.UP`;
+  - the 74HC165 chain: `busio.SPI(clock, MOSI, MISO)` configured once for mode 3 (polarity 1,
+    phase 1), behind `SPIBus.readinto(buf, write)`; the pin map's `spi` id is unused, as
+    CircuitPython picks the SPI block from the pins;
+  - the display and the NFC reader: `busio.I2C(scl, sda, frequency=...)` behind `I2CBus`
+    (`writeto`, `writevto`, `readfrom_into`). CircuitPython has no `writevto`, so the parts
+    are copied into one buffer allocated here, once (1 + 1024 bytes for the display's frame),
+    and sent in one `writeto`. Each transfer takes the bus lock (`try_lock`) and gives it back;
+  - the LEDs: `NeoPixelSink` over the `neopixel` library (PyPI adafruit-circuitpython-neopixel;
+    `neopixel.mpy` in the CircuitPython bundle, which the board's lib/ folder must hold);
+  - time: `Clock`, from `supervisor.ticks_ms()`, which wraps at 2**29 ms (and first wraps about
+    65 s after power-on). The firmware's `engine.compat.ticks_diff` assumes MicroPython's
+    2**30 period, so `Clock.ticks_ms()` extends the count to 30 bits: it notices each wrap and
+    flips bit 29. That needs a call at least every 2**29 ms (six days); the main loop calls
+    it every few milliseconds.
+
+The filesystem: CircuitPython's `open` and `os` work as firmware/fsio.DeviceFS expects; a
+rename over an existing file is remove-then-rename on FAT (firmware/journal.py covers that
+window). The CIRCUITPY drive is read-only to code while the PC may write it, so the journal
+needs a boot.py that calls `storage.remount("/", readonly=False)`; after that the PC can no
+longer write the drive (settings, pin maps and chips.json are then changed from the REPL, or
+by a boot.py that skips the remount, e.g. while a button is held at reset). Without the
+remount every save fails (OSError EROFS) and the board plays on without a journal. With
+`root="/"` files are named relative to the current directory, which is the drive's root when
+code.py runs.
+
+A code.py of `from firmware.backend_circuitpython import main` then `main()` runs the board.
+"""
+
+import json
+import sys
+import time
+
+import board
+import busio
+import digitalio
+import neopixel
+import supervisor
+
+from engine import profile as P
+from firmware import pinmap, registry, settings
+from firmware.app import App, Hardware
+from firmware.drivers.antenna import AntennaMux
+from firmware.drivers.hc165 import ShiftChain
+from firmware.drivers.pn532 import PN532, ReaderError
+from firmware.drivers.ssd1306 import SSD1306, DisplayError
+from firmware.fsio import DeviceFS
+
+_WRAP = 1 << 29  # supervisor.ticks_ms() counts modulo this
+_LOCK_TRIES = 100
+_EBUSY = 16
+_ENODEV = 19
+_FRAME = 1 + 128 * 64 // 8  # the display's data transfer: control byte and framebuffer
+
+
+class Clock:
+    """`ticks_ms()` in MicroPython's tick domain (modulo 2**30), and `sleep_ms(ms)`."""
+
+    def __init__(self):
+        self._last = supervisor.ticks_ms()
+        self._high = 0  # 0 or 2**29: the bit supervisor.ticks_ms() does not have
+
+    def ticks_ms(self):
+        now = supervisor.ticks_ms()
+        if now < self._last:  # supervisor's count wrapped at 2**29
+            self._high ^= _WRAP
+        self._last = now
+        return now | self._high
+
+    def sleep_ms(self, ms):
+        if ms > 0:
+            time.sleep(ms / 1000)
+
+
+def _gp(n):
+    return getattr(board, "GP%d" % n)
+
+
+class Pin:
+    """A `digitalio.DigitalInOut` with machine.Pin's `value(v=None)` (levels 0 and 1)."""
+
+    def __init__(self, io):
+        self.io = io
+
+    def value(self, v=None):
+        if v is None:
+            return 1 if self.io.value else 0
+        self.io.value = bool(v)
+        return None
+
+
+def _out(gp, level=0):
+    io = digitalio.DigitalInOut(_gp(gp))
+    io.switch_to_output(value=bool(level))
+    return Pin(io)
+
+
+def _in_pulled_up(gp):
+    io = digitalio.DigitalInOut(_gp(gp))
+    io.switch_to_input(pull=digitalio.Pull.UP)
+    return Pin(io)
+
+
+def _lock(bus):
+    """Take a busio lock; OSError(EBUSY) if something else holds it."""
+    for _ in range(_LOCK_TRIES):
+        if bus.try_lock():
+            return
+    raise OSError(_EBUSY)
+
+
+class SPIBus:
+    """`busio.SPI` with machine.SPI's `readinto(buf, write)` (the ShiftChain driver's call)."""
+
+    def __init__(self, spi, baudrate, polarity=1, phase=1):
+        self.spi = spi
+        _lock(spi)
+        try:
+            # The firmware is this bus's only user, so the settings stay between transfers.
+            spi.configure(baudrate=baudrate, polarity=polarity, phase=phase, bits=8)
+        finally:
+            spi.unlock()
+
+    def readinto(self, buf, write=0):
+        spi = self.spi
+        _lock(spi)
+        try:
+            spi.readinto(buf, write_value=write)
+        finally:
+            spi.unlock()
+
+
+class I2CBus:
+    """`busio.I2C` with the machine.I2C calls the drivers make.
+
+    `writevto` copies its parts into `self.buf` (grown only if a vector is longer than
+    `size`) and sends them in one transaction, as machine.I2C.writevto does.
+    """
+
+    def __init__(self, i2c, size=0):
+        self.i2c = i2c
+        self.buf = bytearray(size)
+
+    def writeto(self, addr, buf, stop=True):
+        i2c = self.i2c
+        _lock(i2c)
+        try:
+            i2c.writeto(addr, buf)
+        finally:
+            i2c.unlock()
+        return len(buf)
+
+    def writevto(self, addr, vector, stop=True):
+        n = 0
+        for part in vector:
+            n += len(part)
+        buf = self.buf
+        if len(buf) < n:
+            buf = self.buf = bytearray(n)
+        k = 0
+        for part in vector:
+            m = len(part)
+            buf[k : k + m] = part
+            k += m
+        i2c = self.i2c
+        _lock(i2c)
+        try:
+            i2c.writeto(addr, buf, end=n)
+        finally:
+            i2c.unlock()
+        return n
+
+    def readfrom_into(self, addr, buf, stop=True):
+        i2c = self.i2c
+        _lock(i2c)
+        try:
+            i2c.readfrom_into(addr, buf)
+        finally:
+            i2c.unlock()
+
+
+class NoBus:
+    """Stands for an I2C bus CircuitPython refused to make: every transfer fails as unanswered,
+    so the display and the reader report themselves missing instead of stopping the boot."""
+
+    def writeto(self, addr, buf, stop=True):
+        raise OSError(_ENODEV)
+
+    writevto = writeto
+
+    def readfrom_into(self, addr, buf, stop=True):
+        raise OSError(_ENODEV)
+
+
+class NeoPixelSink:
+    """The WS2812 driver's calls (`order`, `put`, `frame`, `show`) over `neopixel.NeoPixel`.
+
+    `order` names where red, green and blue sit in a wire pixel, as firmware/drivers/ws2812
+    does: (1, 0, 2) for GRB. The NeoPixel object runs at brightness 1.0 (firmware/leds.py
+    scales the palette) and writes only on `show()`.
+    """
+
+    def __init__(self, pin, count, order="GRB"):
+        if len(order) != 3 or sorted(order) != ["B", "G", "R"]:
+            raise ValueError("pixel order must be R, G and B in some order, like GRB")
+        self.count = count
+        self.order = (order.index("R"), order.index("G"), order.index("B"))
+        self.pixels = neopixel.NeoPixel(
+            pin, count, brightness=1.0, auto_write=False, pixel_order=order
+        )
+        self._rgb = []  # the palette as (r, g, b) tuples, rebuilt per frame
+
+    def put(self, i, r, g, b):
+        self.pixels[i] = (r, g, b)
+
+    def frame(self, indices, palette, square_at):
+        """LED j shows `palette[indices[square_at[j]]]`; palette entries are in wire order."""
+        r, g, b = self.order
+        rgb = self._rgb
+        rgb.clear()
+        for p in palette:  # one tuple per palette entry, not per pixel
+            rgb.append((p[r], p[g], p[b]))
+        px = self.pixels
+        for j in range(len(square_at)):
+            px[j] = rgb[indices[square_at[j]]]
+
+    def show(self):
+        self.pixels.show()
+
+
+def _read_json(fs, path):
+    text = fs.read(path)
+    return None if text is None else json.loads(text)
+
+
+def build(root="/"):
+    base = root.rstrip("/")  # "/" -> "": names relative to the current directory
+    prefix = base + "/" if base else ""
+    fs = DeviceFS(base)
+    conf, problems = settings.load(fs.read("settings.json"))
+    pins = _read_json(fs, "pins/" + conf["pins"])
+    bad = pinmap.check(pins)
+    if bad:
+        raise ValueError("pin map %s: %s" % (conf["pins"], "; ".join(bad)))
+    profile = P.load(prefix + "profiles/" + conf["game"] + ".json")
+    try:
+        chips = registry.loads(fs.read("chips.json") or '{"chips": {}}')
+    except registry.RegistryError as err:
+        problems.append(str(err))
+        chips = registry.Registry()
+    clock = Clock()
+    pr = pins["presence"]
+    # Mode 3: the clock idles high, as the 74HC165 wants it while SH/LD rises.
+    spi = SPIBus(busio.SPI(_gp(pr["sck"]), _gp(pr["mosi"]), _gp(pr["miso"])), pr["baudrate"])
+    latch = _out(pr["latch"], 1)
+    bus = pins["i2c"]
+    try:
+        i2c = I2CBus(busio.I2C(_gp(bus["scl"]), _gp(bus["sda"]), frequency=bus["freq"]), _FRAME)
+    except RuntimeError as err:  # e.g. "No pull up found on SDA or SCL"
+        problems.append("I2C bus: %s" % err)
+        i2c = NoBus()
+    display = SSD1306(i2c, pins["display"]["addr"])
+    try:
+        display.init()
+    except DisplayError as err:
+        problems.append(str(err))
+    px = pins["pixels"]
+    pixels = NeoPixelSink(_gp(px["pin"]), px["count"], px.get("order", "GRB"))
+    reader = antenna = None
+    nfc = pins.get("nfc")
+    if nfc and conf["sensor"] == "nfc":
+        reset = _out(nfc["reset"], 1) if nfc.get("reset") is not None else None
+        reader = PN532(i2c, clock, nfc["addr"], reset)
+        try:
+            reader.begin()
+        except ReaderError as err:
+            problems.append(str(err))
+        enable = _out(nfc["antenna_enable"], 1) if nfc.get("antenna_enable") is not None else None
+        antenna = AntennaMux(
+            [_out(g) for g in nfc["antenna_row"]], [_out(g) for g in nfc["antenna_col"]], enable
+        )
+    buttons = {}
+    for name, gp in pins["buttons"].items():
+        buttons[name] = _in_pulled_up(gp)
+    hw = Hardware(
+        clock,
+        ShiftChain(spi, latch, pr["chips"]),
+        pixels,
+        display,
+        buttons,
+        fs,
+        sys.stdout.write,
+        reader,
+        antenna,
+        ReaderError,
+        DisplayError,
+        px.get("serpentine", True),
+    )
+    return App(hw, profile, conf, problems, chips)
+
+
+def main(root="/"):
+    """Build, boot and run the board: one `App.step()` every `scan_ms`, forever."""
+    app = build(root)
+    app.boot()
+    clock = app.clock
+    while app.running:
+        app.step()
+        clock.sleep_ms(app.period_ms)
