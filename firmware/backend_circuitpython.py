@@ -34,7 +34,6 @@ code.py runs.
 A code.py of `from firmware.backend_circuitpython import main` then `main()` runs the board.
 """
 
-import json
 import sys
 import time
 
@@ -44,8 +43,7 @@ import digitalio
 import neopixel
 import supervisor
 
-from engine import profile as P
-from firmware import pinmap, registry, settings
+from firmware import config
 from firmware.app import App, Hardware
 from firmware.drivers.antenna import AntennaMux
 from firmware.drivers.hc165 import ShiftChain
@@ -235,26 +233,17 @@ class NeoPixelSink:
         self.pixels.show()
 
 
-def _read_json(fs, path):
-    text = fs.read(path)
-    return None if text is None else json.loads(text)
-
-
 def build(root="/"):
     base = root.rstrip("/")  # "/" -> "": names relative to the current directory
-    prefix = base + "/" if base else ""
     fs = DeviceFS(base)
-    conf, problems = settings.load(fs.read("settings.json"))
-    pins = _read_json(fs, "pins/" + conf["pins"])
-    bad = pinmap.check(pins)
-    if bad:
-        raise ValueError("pin map %s: %s" % (conf["pins"], "; ".join(bad)))
-    profile = P.load(prefix + "profiles/" + conf["game"] + ".json")
-    try:
-        chips = registry.loads(fs.read("chips.json") or '{"chips": {}}')
-    except registry.RegistryError as err:
-        problems.append(str(err))
-        chips = registry.Registry()
+    cfg = config.load(fs)
+    conf, problems, pins, profile, chips = (
+        cfg.settings,
+        cfg.problems,
+        cfg.pins,
+        cfg.profile,
+        cfg.chips,
+    )
     clock = Clock()
     pr = pins["presence"]
     # Mode 3: the clock idles high, as the 74HC165 wants it while SH/LD rises.

@@ -6,14 +6,12 @@ Files on the board's flash: settings.json, chips.json (the registry), pins/<name
 profiles/<game>.json, and game.dat (the journal).
 """
 
-import json
 import sys
 import time
 
 import machine
 
-from engine import profile as P
-from firmware import pinmap, registry, settings
+from firmware import config
 from firmware.app import App, Hardware
 from firmware.drivers.antenna import AntennaMux
 from firmware.drivers.hc165 import ShiftChain
@@ -31,27 +29,16 @@ class Clock:
         time.sleep_ms(ms)
 
 
-def _read_json(fs, path):
-    text = fs.read(path)
-    return None if text is None else json.loads(text)
-
-
 def build(root=""):
     fs = DeviceFS(root)
-    conf, problems = settings.load(fs.read("settings.json"))
-    pins = _read_json(fs, "pins/" + conf["pins"])
-    bad = pinmap.check(pins)
-    if bad:
-        raise ValueError("pin map %s: %s" % (conf["pins"], "; ".join(bad)))
-    try:
-        board = P.Profile(json.loads(fs.read("profiles/" + conf["game"] + ".json") or "null"))
-    except (ValueError, P.ProfileError) as err:
-        raise ValueError("profile for %s: %s" % (conf["game"], err))
-    try:
-        chips = registry.loads(fs.read("chips.json") or '{"chips": {}}')
-    except registry.RegistryError as err:
-        problems.append(str(err))
-        chips = registry.Registry()
+    cfg = config.load(fs)
+    conf, problems, pins, board, chips = (
+        cfg.settings,
+        cfg.problems,
+        cfg.pins,
+        cfg.profile,
+        cfg.chips,
+    )
     clock = Clock()
     pr = pins["presence"]
     # Mode 3: the clock idles high, as the 74HC165 wants it while SH/LD rises. Every pin

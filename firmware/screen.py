@@ -70,7 +70,8 @@ def compose(ref):
     bag = i18n.say(lang, "bag", game.bag_count())
     v = ref.verdict
     if v is not None and v.legal and game.pending:
-        bag = pad(bag, 10) + i18n.say(lang, "points", v.score)
+        points = i18n.say(lang, "points", v.score)
+        bag = (pad(bag, 10) if len(points) <= COLS - 10 else bag + " ") + points
     lines[3] = bag
     lines[4] = ref.alert
     msg = wrap(ref.message, COLS, 3)

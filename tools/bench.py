@@ -15,7 +15,8 @@ second on (b), and a whole refereed game's state (its snapshot size, and the hea
 allocated to rebuild it from the snapshot).
 And the firmware (tools/fwbench.py): one presence scan and debounce of 225 squares, and the
 fuel from a chip's placement being sensed to its LED frame being ready, each with the
-simulated parts' own fuel taken off.
+simulated parts' own fuel taken off; and the firmware's heap over the rulebook game with the
+collector on (tools/heapcheck.py, on the upstream MicroPython WebAssembly port from npm).
 Exits with status 1 if any budget is exceeded.
 """
 
@@ -33,6 +34,7 @@ BUDGET_VALIDATE_HEAP = 24 * 1024
 BUDGET_STATE = 8 * 1024
 BUDGET_SCAN_FUEL = 800_000
 BUDGET_SENSE_TO_LED_FUEL = 4_000_000
+BUDGET_FIRMWARE_HEAP = 64 * 1024
 
 _SETUP = """
 import gc
@@ -164,6 +166,31 @@ def firmware_costs():
     return {"scan": scan, "sense_to_led": led}
 
 
+def firmware_heap():
+    """tools/heapcheck.py: the rulebook game on the board with the collector on (.mpy build).
+
+    `data_peak` is the highest heap reached during a move less the heap held once every
+    module is imported: what the firmware's own objects need when its code is frozen into
+    the firmware image (code and constants in flash). It still counts the simulated parts
+    and the test's own objects, so it is an upper bound for the board. `total_peak` is the
+    same peak with the code loaded from .mpy files into RAM.
+    """
+    from tools import heapcheck
+
+    _status, report, lines = heapcheck.run(["--mode", "mpy", "--no-search", "--no-selftest"])
+    if report is None:
+        raise SystemExit("heapcheck failed:\n" + "\n".join(lines[-20:]))
+    ref = report["builds"]["mpy"]["reference"]
+    moves = [ref["peak_by_phase"]["move%d" % k] for k in range(1, 6)]
+    return {
+        "data_peak": max(moves) - ref["live_after_imports"],
+        "total_peak": max(moves),
+        "code": ref["import_live_by_group"]["device"],
+        "max_live_between_moves": ref["max_live_between_moves"],
+        "scores": ref["scores"],
+    }
+
+
 def report_firmware(fw, failures):
     scan, led = fw["scan"], fw["sense_to_led"]
     print("Firmware on MicroPython (the simulated parts' own fuel taken off):")
@@ -191,6 +218,15 @@ def report_firmware(fw, failures):
     )
     if led["fuel"] > BUDGET_SENSE_TO_LED_FUEL:
         failures.append("%s: %d fuel > %d" % (name, led["fuel"], BUDGET_SENSE_TO_LED_FUEL))
+    heap = fw["heap"]
+    print(
+        "heap over the rulebook game (collector on, MicroPython WebAssembly port):\n"
+        "  firmware data at its peak      %7d B  (code frozen into the firmware image)\n"
+        "  with the code loaded from .mpy %7d B  (of it %d B the device modules' code)"
+        % (heap["data_peak"], heap["total_peak"], heap["code"])
+    )
+    if heap["data_peak"] > BUDGET_FIRMWARE_HEAP:
+        failures.append("firmware heap: %d B > %d" % (heap["data_peak"], BUDGET_FIRMWARE_HEAP))
 
 
 def main():
@@ -202,6 +238,7 @@ def main():
         "state": game_state(),
         "firmware": firmware_costs(),
     }
+    results["firmware"]["heap"] = firmware_heap()
     failures = []
     print(
         "Engine cost on MicroPython 1.27 (WASI); ms = fuel / %d (an RP2040 estimate)" % FUEL_PER_MS
@@ -236,7 +273,7 @@ def main():
     out.write_text(json.dumps(results, indent=2) + "\n")
     print(
         "budgets: move <= %d fuel, dense <= %d fuel, heap <= %d B, state <= %d B,"
-        " scan <= %d fuel, sensed -> LED frame <= %d fuel"
+        " scan <= %d fuel, sensed -> LED frame <= %d fuel, firmware heap <= %d B"
         % (
             BUDGET_MOVE_FUEL,
             BUDGET_DENSE_FUEL,
@@ -244,6 +281,7 @@ def main():
             BUDGET_STATE,
             BUDGET_SCAN_FUEL,
             BUDGET_SENSE_TO_LED_FUEL,
+            BUDGET_FIRMWARE_HEAP,
         )
     )
     if failures:

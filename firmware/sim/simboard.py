@@ -47,10 +47,20 @@ def chip_tags(profile):
 
 class SimBoard:
     def __init__(self, profile, settings=None, fs=None, nfc=True, clock=None, out=None):
-        data = dict(settings or {})
-        if not nfc:
-            data["sensor"] = "hall"
-        self.settings, problems = S.validate(data)
+        """`settings` is a dict to validate, or None to boot from the files on `fs` as the
+        backends do (firmware/config.py: settings.json, pins/, profiles/, chips.json)."""
+        self.fs = fs if fs is not None else MemFS()
+        if settings is None:
+            from firmware import config
+
+            cfg = config.load(self.fs)
+            self.settings, problems, profile = cfg.settings, cfg.problems, cfg.profile
+            nfc = self.settings["sensor"] == "nfc"
+        else:
+            data = dict(settings)
+            if not nfc:
+                data["sensor"] = "hall"
+            self.settings, problems = S.validate(data)
         self.profile = profile
         n = profile.width * profile.height
         self.clock = clock or SimClock()
@@ -69,7 +79,6 @@ class SimBoard:
         self.pins = {}
         for name in BUTTONS:
             self.pins[name] = SimPin(name, 1)
-        self.fs = fs if fs is not None else MemFS()
         self.lines = out if out is not None else []
         reader = antenna = None
         self.tags = {}
