@@ -236,14 +236,7 @@ class NeoPixelSink:
 def build(root="/"):
     base = root.rstrip("/")  # "/" -> "": names relative to the current directory
     fs = DeviceFS(base)
-    cfg = config.load(fs)
-    conf, problems, pins, profile, chips = (
-        cfg.settings,
-        cfg.problems,
-        cfg.pins,
-        cfg.profile,
-        cfg.chips,
-    )
+    conf, problems, pins, profile, chips = config.load(fs).parts()
     clock = Clock()
     pr = pins["presence"]
     # Mode 3: the clock idles high, as the 74HC165 wants it while SH/LD rises.

@@ -31,14 +31,7 @@ class Clock:
 
 def build(root=""):
     fs = DeviceFS(root)
-    cfg = config.load(fs)
-    conf, problems, pins, board, chips = (
-        cfg.settings,
-        cfg.problems,
-        cfg.pins,
-        cfg.profile,
-        cfg.chips,
-    )
+    conf, problems, pins, board, chips = config.load(fs).parts()
     clock = Clock()
     pr = pins["presence"]
     # Mode 3: the clock idles high, as the 74HC165 wants it while SH/LD rises. Every pin

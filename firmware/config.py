@@ -25,6 +25,10 @@ class Config:
         self.profile = profile
         self.chips = chips
 
+    def parts(self):
+        """(settings, problems, pins, profile, chips), for a backend to unpack."""
+        return self.settings, self.problems, self.pins, self.profile, self.chips
+
 
 def _json(fs, path):
     text = fs.read(path)
