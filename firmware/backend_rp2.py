@@ -21,6 +21,22 @@ from firmware.drivers.ws2812 import TIMING, WS2812
 from firmware.fsio import DeviceFS
 
 
+class FlashFS(DeviceFS):
+    """The board's littlefs flash, which can be remounted after a failed write (journal.py)."""
+
+    def remount(self):
+        import rp2
+
+        try:
+            import vfs  # MicroPython 1.23 and later
+        except ImportError:  # 1.22 has the same calls in os
+            import os as vfs  # type: ignore[no-redef]
+
+        vfs.umount("/")
+        # The stubs declare VfsLfs2 abstract; the port implements it in C.
+        vfs.mount(vfs.VfsLfs2(rp2.Flash()), "/")  # type: ignore[abstract]
+
+
 class Clock:
     def ticks_ms(self):
         return time.ticks_ms()
@@ -30,7 +46,7 @@ class Clock:
 
 
 def build(root=""):
-    fs = DeviceFS(root)
+    fs = FlashFS(root)
     conf, problems, pins, board, chips = config.load(fs).parts()
     clock = Clock()
     pr = pins["presence"]

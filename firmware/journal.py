@@ -107,16 +107,23 @@ class Journal:
     def save(self, payload):
         """Journal `payload`; JournalError if the flash refused (the old record stays).
 
-        After a JournalError, remount the filesystem before writing again: littlefs can be
-        left with a dirty program cache after a failed write, and its next write then trips
-        an assertion (littlefs issue #760; MicroPython builds it without asserts).
+        After a failed write the filesystem must be remounted before it is written again:
+        littlefs can be left with a dirty program cache, and its next write then trips an
+        assertion (littlefs issue #760; MicroPython builds it without asserts). So a
+        filesystem object with a `remount()` method gets it called here.
         """
         try:
             self.fs.write(self.new, record(payload))
             self.fs.rename(self.new, self.dat)
         except OSError as exc:
-            # NAME.new may be left behind: `load` removes it. Nothing more is tried here,
-            # since littlefs may need a remount after a failed write (see above).
+            # NAME.new may be left behind: `load` removes it. Nothing more is written here;
+            # the filesystem is remounted (if it can be) so the next save starts clean.
+            remount = getattr(self.fs, "remount", None)
+            if remount is not None:
+                try:
+                    remount()
+                except OSError:
+                    pass
             raise JournalError("could not save the game (%s)" % (exc,))
 
     def load(self):

@@ -12,6 +12,7 @@ class MemFS:
         self.files = {}
         self.fail_writes = False
         self.writes = 0
+        self.remounts = 0
 
     def read(self, path):
         data = self.files.get(path)
@@ -39,3 +40,7 @@ class MemFS:
 
     def mkdir(self, path):
         pass
+
+    def remount(self):
+        """As the board's flash after a failed write (firmware/journal.py)."""
+        self.remounts += 1

@@ -142,5 +142,11 @@ def test_flash_full_is_a_message_and_play_goes_on():
     lay(board, RULEBOOK[0])
     board.press("ok")
     eq(len(events(board, "save_failed")), 1)
+    eq(fs.remounts, 1)  # the flash is remounted before the next write
     eq("Could not save!" in " ".join(board.screen()), True)
     eq(board.app.referee.game.totals(), [48, 0])
+    fs.fail_writes = False
+    lay(board, RULEBOOK[1])
+    board.press("ok")
+    eq(board.screen()[4], "")  # saved again: the alert is gone
+    eq(board.app.journal.load()[0] is not None, True)
