@@ -140,6 +140,17 @@ class SSD1306:
             mv[k : k + m] = mv[0:m]
             k += m
 
+    def clear_page(self, page):
+        """Clear one 8-pixel-high band (a text line at y = 8 * page)."""
+        w = self.width
+        mv = memoryview(self.buf)
+        mv[page * w] = 0
+        k = 1
+        while k < w:  # doubling copies, as in fill
+            m = min(k, w - k)
+            mv[page * w + k : page * w + k + m] = mv[page * w : page * w + m]
+            k += m
+
     def pixel(self, x, y, v=None):
         """Set pixel (x, y) to v; with v omitted, return it. Off-screen pixels are ignored (0)."""
         if not (0 <= x < self.width and 0 <= y < self.height):

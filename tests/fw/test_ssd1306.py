@@ -219,3 +219,14 @@ def test_pixel_fill_and_unaligned_text():
     display.show()
     eq(sim.glass(0, 60), 1)
     eq(sim.unknown, [])
+
+
+def test_clear_page_clears_one_text_line_only():
+    _, sim, d = _setup()
+    d.fill(1)
+    d.clear_page(2)
+    eq([d.pixel(x, 16 + y) for x in (0, 64, 127) for y in (0, 7)], [0] * 6)
+    eq([d.pixel(x, y) for x, y in ((0, 15), (127, 24), (5, 0), (5, 63))], [1, 1, 1, 1])
+    d.text("Bag 59", 0, 16)
+    d.show()
+    eq(sim.text_lines()[2], "Bag 59")
