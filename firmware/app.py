@@ -137,10 +137,12 @@ class App:
                 self.events.emit("journal_problem", "text", str(err))
                 ref.new_game()
                 return
-            # Chips lying on empty squares were laid in the turn the power cut: pending again.
+            # Chips lying on empty squares were laid in the turn the power cut: they are the
+            # move again (a Hall-only board asks their faces; an unread tag stays unknown).
             cells = ref.game.board.cells
+            hall = self.sensing.reader is None
             for sq in sorted(placed):
-                if not cells[sq] and placed[sq] is not None and ref.mode == R.PLAY:
+                if not cells[sq] and (placed[sq] is not None or hall):
                     ref.sensed((PLACED, sq, placed[sq]))
         elif action == "new":
             if self.sensing.placed:

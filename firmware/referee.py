@@ -4,27 +4,32 @@ One `Referee` holds a game and the board's physical state against it. Modes:
   PLAY       chips laid this turn are the pending move, previewed live; OK commits it,
              OK with nothing laid opens the menu (pass, swap).
   PICK       a joker (or, on a Hall-only board, any chip) was laid: LEFT/RIGHT choose what
-             it stands for, OK sets it.
+             it stands for, OK sets it. Chips waiting for a face are asked one after the
+             other; chips with a known face laid meanwhile join the move at once.
   MENU, SWAP the turn menu, and choosing how many chips to swap.
   TAKE_BACK  a turn was lost (strict mode, or the clock) with chips still down: wait until
              they are lifted.
   TALLY      the game has ended: each player's leftover chips are laid on the board to be
-             read, or entered with the buttons, for the rack penalty.
+             read, or entered with the buttons, for the rack penalty (firmware/tally.py);
+             OK once all are counted gives the final scores.
   OVER       final scores; OK starts a new game once the board is clear.
   RESUME     at power-up with a saved game: OK resumes it, BACK starts a new one.
 In every mode a committed chip that is lifted is *missing*: its square is shown, and nothing
-can be confirmed until the same chip is back.
+can be confirmed until the same chip is back. Chips laid or lifted while the menu is open
+close it: the player is making a move.
 
 The referee never touches hardware: `app.App` feeds it events and reads its state for the
 LEDs and the display. After every change to the game it hands a snapshot to the journal.
 """
 
 from engine import faces, squares
+from engine.compat import ticks_diff
 from engine.game import Game
 from engine.snapshot import decode, encode
 from firmware import i18n, sensing
 from firmware.journal import JournalError
 from firmware.settings import player_name
+from firmware.tally import Tally
 
 PLAY = "play"
 PICK = "pick"
@@ -55,12 +60,12 @@ class Referee:
         self.verdict = None  # the live preview of the pending move
         self.missing = {}  # committed square lifted -> its cell code
         self.unknown = {}  # square -> why it is unidentified (sensing event kind)
-        self.picking = None  # [square, choice index, choices, is_joker]
+        self.picking = None  # [square, choice index, choices, is_joker]: being asked now
+        self.picks = []  # (square, face or None) waiting to be asked
         self.menu_at = 0
         self.swap_n = 1
         self.take_back = set()
-        # [player, [faces of each player]], set by _start_tally before mode TALLY
-        self.tally = None  # type: list  # type: ignore[assignment]
+        self.tally = None  # type: Tally  # type: ignore[assignment]  # set in mode TALLY
         self.tally_choice = 0
         self.last_move = ()  # squares of the last committed move
         self.turn_start = clock.ticks_ms()
@@ -85,6 +90,7 @@ class Referee:
         self.mode = PLAY
         self.last_move = ()
         self.missing = {}
+        self.take_back = set()
         self.events.emit("new_game", "players", players, "game", self.profile.game)
         self._save()
         self._say("new_game")
@@ -98,19 +104,22 @@ class Referee:
         """Restore the offered game; committed squares not sensed now are missing."""
         self.game = decode(self.profile, self.saved)
         self.saved = None
-        cells = self.game.board.cells
+        game = self.game
+        cells = game.board.cells
         self.missing = {}
         for sq in range(len(cells)):
             if cells[sq] and sq not in chips_present:
                 self.missing[sq] = cells[sq]
         self._reset_turn()
-        self.mode = TALLY if self.game.over and self.game.penalties is None else PLAY
-        if self.game.penalties is not None:
+        self.events.emit("resume", "turns", game.turns, "totals", game.totals())
+        if game.penalties is not None:
             self.mode = OVER
-        if self.mode == TALLY:
+            self._say_result()
+        elif game.over:
             self._start_tally()
-        self.events.emit("resume", "turns", self.game.turns, "totals", self.game.totals())
-        self._say("turn", self.name(self.game.to_move))
+        else:
+            self.mode = PLAY
+            self._say("turn", self.name(game.to_move))
 
     def name(self, p):
         return player_name(self.settings, p)
@@ -119,6 +128,7 @@ class Referee:
         self.turn_start = self.clock.ticks_ms()
         self.verdict = None
         self.picking = None
+        self.picks = []
         self.dirty = True
 
     def _save(self):
@@ -174,16 +184,19 @@ class Referee:
         if game.board.cells[sq]:
             return  # a committed chip's magnet flickered back; nothing changed
         if self.mode == TALLY:
-            self._tally_add(face)
+            t = self.tally
+            if face is not None and not t.done():  # Hall-only: entered with the buttons
+                self.events.emit("tally", "player", t.player + 1, "face", face)
+                t.add(face, sq)
+            self._say_tally()
             return
         if self.mode == TAKE_BACK:
             self.take_back.add(sq)
             return
+        if self.mode in (MENU, SWAP):
+            self.mode = PLAY  # chips laid: the player is making a move after all
         if face is None or face == "?":
-            choices = _JOKER_CHOICES if face == "?" else _ALL_CHOICES
-            self.picking = [sq, 0, choices, face == "?"]
-            self.mode = PICK
-            self._say_pick()
+            self._ask(sq, face)
             return
         ch, _ = faces.parse(face)
         game.lay(sq, ch)
@@ -196,16 +209,21 @@ class Referee:
         game = self.game
         if game is None:
             return
-        if self.picking is not None and self.picking[0] == sq:
-            self.picking = None
+        if self.mode == TALLY and self.tally.lift(sq):
+            self._say_tally()
+            return
+        if self.mode in (MENU, SWAP):
             self.mode = PLAY
-        if self.mode == TAKE_BACK:
+        if sq in self.take_back:
             self.take_back.discard(sq)
             game.lift(sq)
-            if not self.take_back:
+            if not self.take_back and self.mode == TAKE_BACK:
                 self.mode = PLAY
                 self._reset_turn()
                 self._say("turn", self.name(game.to_move))
+            return
+        if self._unask(sq):
+            self._preview()
             return
         if game.lift(sq):
             self._preview()
@@ -228,20 +246,64 @@ class Referee:
             self._say("reader_down")
 
     def _preview(self):
+        """Judge the pending chips again; the display shows the result unless a face is
+        being asked for, whose question stays."""
         game = self.game
         if not game.pending:
             self.verdict = None
-            self._say("turn", self.name(game.to_move))
+            if self.mode == PICK:
+                self._say_pick()
+            else:
+                self._say("turn", self.name(game.to_move))
             return
         self.verdict = game.preview()
         v = self.verdict
-        if v.legal:
+        if self.mode == PICK:
+            self._say_pick()
+        elif v.legal:
             self._say("points", v.score)
         else:
             self._say("illegal", i18n.reason(self.lang, v.reasons[0].code))
         self.events.emit("preview", "legal", v.legal, "score", v.score, "codes", v.codes())
 
-    # ----- picking a face --------------------------------------------------------------------
+    # ----- asking what a chip stands for -----------------------------------------------------
+
+    def _ask(self, sq, face):
+        """A joker (face "?") or an unread chip (None) needs its face chosen on the display."""
+        if self.picking is None:
+            choices = _JOKER_CHOICES if face == "?" else _ALL_CHOICES
+            self.picking = [sq, 0, choices, face == "?"]
+            self.mode = PICK
+            self._say_pick()
+        else:
+            self.picks.append((sq, face))
+
+    def _next_pick(self):
+        self.picking = None
+        if self.picks:
+            sq, face = self.picks.pop(0)
+            self._ask(sq, face)
+        else:
+            self.mode = PLAY
+        self._preview()
+
+    def _unask(self, sq):
+        """A chip waiting for its face was lifted: forget it. True if it was one."""
+        if self.picking is not None and self.picking[0] == sq:
+            self._next_pick()
+            return True
+        for k in range(len(self.picks)):
+            if self.picks[k][0] == sq:
+                del self.picks[k]
+                return True
+        return False
+
+    def asked_squares(self):
+        """Squares whose chip waits for a face (being asked, or queued)."""
+        out = [p[0] for p in self.picks]
+        if self.picking is not None:
+            out.append(self.picking[0])
+        return out
 
     def _say_pick(self):
         sq, k, choices, joker = self.picking  # type: ignore[misc]  # set in mode PICK
@@ -249,23 +311,20 @@ class Referee:
         self._say("joker" if joker else "face", self.square_name(sq), face)
 
     def _pick(self, button):
-        sq, k, choices, joker = self.picking  # type: ignore[misc]  # set in mode PICK
+        picking = self.picking
+        sq, k, choices, joker = picking  # type: ignore[misc]  # set in mode PICK
         if button == "left":
-            self.picking[1] = (k - 1) % len(choices)  # type: ignore[index]
+            picking[1] = (k - 1) % len(choices)  # type: ignore[index]
         elif button == "right":
-            self.picking[1] = (k + 1) % len(choices)  # type: ignore[index]
+            picking[1] = (k + 1) % len(choices)  # type: ignore[index]
         elif button == "ok":
             ch = choices[k]
-            self.picking = None
-            self.mode = PLAY
             if ch == faces.JOKER:  # a Hall-only board's joker: now choose its value
                 self.picking = [sq, 0, _JOKER_CHOICES, True]
-                self.mode = PICK
-                self._say_pick()
+            else:
+                self.game.lay(sq, ch, joker)
+                self._next_pick()
                 return
-            self.game.lay(sq, ch, joker)
-            self._preview()
-            return
         self._say_pick()
 
     # ----- buttons ---------------------------------------------------------------------------
@@ -286,9 +345,7 @@ class Referee:
             if name == "ok":
                 self._confirm()
             elif name == "back" and not self.game.pending:
-                self.mode = MENU
-                self.menu_at = 0
-                self._say(_MENU[0])
+                self._open_menu()
         elif mode == MENU:
             self._menu(name)
         elif mode == SWAP:
@@ -308,6 +365,13 @@ class Referee:
             return ("reader_down" if self.unknown[sq] == sensing.READER_DOWN else "unknown"), sq
         return None
 
+    def _open_menu(self):
+        if self.game.over:
+            return
+        self.mode = MENU
+        self.menu_at = 0
+        self._say(_MENU[0])
+
     def _confirm(self):
         game = self.game
         why = self.blocked()
@@ -315,23 +379,21 @@ class Referee:
             self._say(why[0], self.square_name(why[1]))
             return
         if not game.pending:
-            self.mode = MENU
-            self.menu_at = 0
-            self._say(_MENU[0])
+            self._open_menu()
             return
         p = game.to_move
-        laid = [sq for sq, _ in game.pending]
+        laid = self._laid()
         text = str(game.pending_move())
         v = game.commit()
         if not v.legal:
             self.verdict = v
             self.events.emit("illegal", "player", p + 1, "move", text, "codes", v.codes())
-            if game.to_move != p or game.idle:  # strict: the turn was forfeited
-                self._lose_turn(laid, "lost_turn")
+            if game.to_move != p or game.idle or game.over:  # strict: the turn was forfeited
+                self._lose_turn(p, laid, "lost_turn")
             else:
                 self._say("illegal", i18n.reason(self.lang, v.reasons[0].code))
             return
-        self.last_move = tuple(laid)
+        self.last_move = tuple(sq for sq, _ in laid)
         self.events.emit(
             "move", "player", p + 1, "move", text, "score", v.score, "totals", game.totals()
         )
@@ -345,25 +407,46 @@ class Referee:
         else:
             self._say("scored", self.name(p), v.score)
 
-    def _lose_turn(self, laid, key):
+    def _laid(self):
+        """(square, face) of every chip down this turn; face None if not yet known."""
+        out = []
+        for sq, code in self.game.pending:
+            out.append((sq, "?" if code & faces.JOKER_BIT else faces.cell_text(code)))
+        if self.picking is not None:
+            out.append((self.picking[0], "?" if self.picking[3] else None))
+        for sq, face in self.picks:
+            out.append((sq, face))
+        return out
+
+    def _lose_turn(self, p, laid, key):
+        """Player p lost the turn with `laid` ((square, face) pairs) still on the board."""
         self._save()
-        self.take_back = set(laid)
-        self.mode = TAKE_BACK if laid else PLAY
         self._reset_turn()
+        if self.game.over:
+            # Those chips are p's leftovers now: they count in the tally where they lie
+            # (a chip whose face was never chosen is entered with the buttons).
+            self._start_tally()
+            for sq, face in laid:
+                if face is not None:
+                    self.tally.preset(p, face, sq)
+            self._say_tally()
+            return
+        self.take_back = {sq for sq, _ in laid}
+        self.mode = TAKE_BACK if laid else PLAY
         self._say(key)
 
     def _menu(self, name):
+        game = self.game
         if name == "left":
             self.menu_at = (self.menu_at - 1) % len(_MENU)
         elif name == "right":
             self.menu_at = (self.menu_at + 1) % len(_MENU)
         elif name == "back":
             self.mode = PLAY
-            self._say("turn", self.name(self.game.to_move))
+            self._say("turn", self.name(game.to_move))
             return
         elif name == "ok":
             item = _MENU[self.menu_at]
-            game = self.game
             if item == "pass":
                 p = game.to_move
                 game.pass_turn()
@@ -414,74 +497,79 @@ class Referee:
     # ----- the clock -------------------------------------------------------------------------
 
     def seconds_left(self):
-        limit = self.game.options["turn_seconds"] if self.game else 0
-        if not limit or self.mode not in (PLAY, PICK, MENU, SWAP):
+        game = self.game
+        limit = game.options["turn_seconds"] if game else 0
+        if not limit or game.over or self.mode not in (PLAY, PICK, MENU, SWAP):
             return None
-        from engine.compat import ticks_diff
-
         used = ticks_diff(self.clock.ticks_ms(), self.turn_start) // 1000
         return max(0, limit - used)
 
     def tick(self):
-        left = self.seconds_left()
-        if left == 0:
-            game = self.game
-            p = game.to_move
-            laid = [sq for sq, _ in game.pending]
-            game.timeout()
-            self.events.emit("timeout", "player", p + 1)
-            self.mode = PLAY
-            self._lose_turn(laid, "time_up")
-            if game.over:
-                self._start_tally()
+        if self.seconds_left() != 0:
+            return
+        game = self.game
+        p = game.to_move
+        laid = self._laid()  # chips still waiting for a face lie there too
+        game.timeout()
+        self.events.emit("timeout", "player", p + 1)
+        self.mode = PLAY
+        self._lose_turn(p, laid, "time_up")
 
     # ----- the end ---------------------------------------------------------------------------
 
     def _start_tally(self):
-        self.mode = TALLY
-        self.tally = [0, [[] for _ in range(self.game.players)]]
-        self.tally_choice = 0
-        self._tally_next()
-
-    def _tally_next(self):
-        """Skip players whose leftovers are all counted; finish when everyone is."""
         game = self.game
-        p, racks = self.tally
-        while p < game.players and len(racks[p]) >= game.rack_count(p):
-            p += 1
-        self.tally[0] = p
-        if p < game.players:
-            self._say("tally", self.name(p), game.rack_count(p) - len(racks[p]))
-            return
-        penalties = game.finish(racks)
-        self.events.emit("game_over", "penalties", penalties, "totals", game.totals())
-        self._save()
-        self.mode = OVER
-        best = game.leaders()
+        self.mode = TALLY
+        self.take_back = set()
+        self.tally = Tally([game.rack_count(p) for p in range(game.players)])
+        self.tally_choice = 0
+        self._say_tally()
+
+    def _say_tally(self):
+        t = self.tally
+        if t.done():
+            self._say("tally_done")
+        else:
+            self._say("tally", self.name(t.player), t.left())
+
+    def _say_result(self):
+        best = self.game.leaders()
         if len(best) == 1:
             self._say("wins", self.name(best[0]))
         else:
             self._say("draw")
 
-    def _tally_add(self, face):
-        if face is None:
-            return  # a Hall-only board cannot read it: enter it with the buttons
-        p, racks = self.tally
-        racks[p].append(face)
-        self.events.emit("tally", "player", p + 1, "face", face)
-        self._tally_next()
+    def _finish(self):
+        game = self.game
+        penalties = game.finish(self.tally.racks)
+        self.events.emit("game_over", "penalties", penalties, "totals", game.totals())
+        self._save()
+        self.mode = OVER
+        self._say_result()
 
     def _tally_button(self, name):
-        p, racks = self.tally
+        t = self.tally
         if name == "left":
             self.tally_choice = (self.tally_choice - 1) % len(_ALL_CHOICES)
         elif name == "right":
             self.tally_choice = (self.tally_choice + 1) % len(_ALL_CHOICES)
         elif name == "ok":
+            if t.done():
+                self._finish()
+                return
             ch = _ALL_CHOICES[self.tally_choice]
-            self._tally_add("?" if ch == "?" else faces.display(ch))
+            face = "?" if ch == "?" else faces.display(ch)
+            p = t.player
+            t.add(face)
+            self.events.emit("tally", "player", p + 1, "face", face)
+            self._say_tally()
             return
-        elif name == "back" and racks[p]:
-            racks[p].pop()
-        face = faces.display(_ALL_CHOICES[self.tally_choice])
-        self._say("face", self.name(p), face)
+        elif name == "back":
+            t.back()
+            self._say_tally()
+            return
+        if t.done():
+            self._say_tally()
+        else:
+            face = faces.display(_ALL_CHOICES[self.tally_choice])
+            self._say("face", self.name(t.player), face)

@@ -52,6 +52,7 @@ class Sensing:
         self.waiting = {}  # square -> ticks when its magnet appeared
         self.placed = {}  # square -> face text (None: not identified)
         self.retry = {}  # square -> ticks of the next read attempt
+        self.tag_only = {}  # square -> ticks of the next check that its tag is still there
         self.reader_ok = True
         self.events = []
 
@@ -70,10 +71,13 @@ class Sensing:
             self._settle(now)
         if self.retry:
             self._retry(now)
+        if self.tag_only:
+            self._check_tags(now)
         return events
 
     def _changed(self, square, present, now):
         if present:
+            self.tag_only.pop(square, None)  # the magnet is back: settle and read it again
             self.waiting[square] = now
         elif square in self.waiting:
             del self.waiting[square]  # slid across or dropped again: never counted
@@ -152,6 +156,26 @@ class Sensing:
                 uid = None
             if uid is not None:
                 self.events.append((TAG_ONLY, square))
+                self.tag_only[square] = ticks_add(self.clock.ticks_ms(), RETRY_MS)
                 return
         del self.placed[square]
         self.events.append((LIFTED, square))
+
+    def _check_tags(self, now):
+        """A chip whose tag outlived its magnet: once the tag stops answering, it is lifted.
+
+        A chip lifted slowly leaves the Hall switch before the reader loses its tag; without
+        this check it would stay on the board for ever."""
+        for square in list(self.tag_only):
+            if ticks_diff(now, self.tag_only[square]) < 0:
+                continue
+            try:
+                uid = self._read(square)
+            except self.reader_error:
+                uid = b""  # no answer either way: ask again later
+            if uid is None:
+                del self.tag_only[square]
+                del self.placed[square]
+                self.events.append((LIFTED, square))
+            else:
+                self.tag_only[square] = ticks_add(now, RETRY_MS)

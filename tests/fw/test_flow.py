@@ -35,6 +35,9 @@ def test_end_tally_laid_on_the_board_and_entered_with_buttons():
         board.press("right")  # 9 -> 0 ... wraps past the operators
     for _ in range(6):
         board.press("ok")
+    eq(events(board, "game_over"), [])  # nothing final yet: BACK could still correct it
+    eq(board.screen()[5], "All counted: OK")
+    board.press("ok")
     over = events(board, "game_over")
     eq(len(over), 1)
     tallies = events(board, "tally")
@@ -53,6 +56,7 @@ def test_new_game_waits_for_a_clear_board():
         board.place(sq(name), face)
     for _ in range(7):
         board.press("ok")
+    board.press("ok")  # all counted: the final scores
     board.press("ok")  # game over: a new game, once the board is clear
     eq(board.app.referee.mode, "clear")
     for name in ("A1", "B1", "C1", "D1", "E1", "F1", "G1"):
