@@ -23,6 +23,20 @@ def new_board(settings=None, nfc=True, fs=None, boot=True):
     return board
 
 
+def after_power_cut(fs, lying, settings=None, nfc=True):
+    """A fresh board on the same flash, with these (square name, face) chips still lying on
+    it, booted and settled."""
+    opts = {"players": 2}
+    if settings:
+        opts.update(settings)
+    board = new_board(opts, fs=fs, boot=False, nfc=nfc)
+    for name, face in lying:
+        board.put(sq(name), face)
+    board.boot()
+    board.run(500)
+    return board
+
+
 def lay(board, move):
     """Lay every chip of a move's text ("D8:9 E8:+"), each settling before the next."""
     for part in move.split():

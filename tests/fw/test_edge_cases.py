@@ -10,7 +10,7 @@ from firmware.sim.memfs import MemFS
 from firmware.sim.simboard import SimBoard
 from tests.engine.checks import eq
 from tests.engine.fixtures import RULEBOOK, default_profile
-from tests.fw.board import events, lay, new_board, sq
+from tests.fw.board import after_power_cut, events, lay, new_board, sq
 
 SEVEN = "B8:9 C8:+ D8:6 E8:- F8:1 G8:× H8:2"  # a legal first move with all seven chips
 
@@ -36,20 +36,7 @@ def _no_crash(fn, *args):
         raise AssertionError("crash: %s: %s" % (type(err).__name__, err))
 
 
-def _power_cut(fs, lying, settings=None, nfc=True):
-    """A fresh board on the same flash with these (square name, face) chips lying on it."""
-    opts = {"players": 2}
-    if settings:
-        opts.update(settings)
-    board = new_board(opts, fs=fs, boot=False, nfc=nfc)
-    for name, face in lying:
-        board.put(sq(name), face)
-    board.boot()
-    board.run(500)
-    return board
-
-
-# ----- found as bugs, now fixed ------------------------------------------------------------------------
+# ----- found as bugs, now fixed ---------------------------------------------------------
 
 
 def test_chips_laid_with_the_menu_open_then_ok_plays_them_not_a_pass():
@@ -215,7 +202,7 @@ def test_resume_with_a_joker_among_the_laid_chips_restores_every_chip():
     fs = MemFS()
     new_board({"players": 2}, fs=fs)  # a new game is journaled at once
     lying = [("D8", "?"), ("E8", "+"), ("F8", "6"), ("G8", "÷"), ("H8", "2")]
-    board = _power_cut(fs, lying)
+    board = after_power_cut(fs, lying)
     board.press("ok")
     ref = board.app.referee
     eq(ref.mode, "pick")
@@ -235,7 +222,7 @@ def test_resume_into_the_tally_says_whose_leftovers_to_lay():
     _pass(first)
     _pass(first)
     eq(first.app.referee.mode, "tally")
-    board = _power_cut(fs, [p.split(":") for p in RULEBOOK[0].split()])
+    board = after_power_cut(fs, [p.split(":") for p in RULEBOOK[0].split()])
     board.press("ok")
     eq(board.app.referee.mode, "tally")
     eq(board.screen()[5], "P1: 7 chips left")
@@ -255,7 +242,7 @@ def test_resume_of_a_finished_game_shows_the_result():
     first.press("ok")  # all counted: the final scores
     eq(first.app.referee.mode, "over")
     eq(first.screen()[5], "P1 wins")
-    board = _power_cut(fs, [p.split(":") for p in RULEBOOK[0].split()])
+    board = after_power_cut(fs, [p.split(":") for p in RULEBOOK[0].split()])
     board.press("ok")
     eq(board.app.referee.mode, "over")
     eq(board.screen()[5], "P1 wins")
@@ -296,13 +283,13 @@ def test_chip_lifted_and_laid_again_in_the_tally_counts_once():
     eq(ref.tally.racks[0], ["5"])
 
 
-def test_hall_only_resume_asks_the_faces_of_chips_laid_before_the_power_cut():
+def test_hall_only_resume_asks_the_faces_of_chips_laid_before_theafter_power_cut():
     """BUG. Hall-only board: the power goes while a player has laid chips. On resuming the
     board cannot read them, so it must ask their faces (as when they were laid) rather than
     ignore them: otherwise they lie there unseen by the referee."""
     fs = MemFS()
     new_board({"players": 2}, fs=fs, nfc=False)
-    board = _power_cut(fs, [("H8", None)], nfc=False)
+    board = after_power_cut(fs, [("H8", None)], nfc=False)
     board.press("ok")
     ref = board.app.referee
     asked = ref.picking is not None and ref.picking[0] == sq("H8")

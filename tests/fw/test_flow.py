@@ -4,7 +4,7 @@ starting afresh (runs on CPython and on MicroPython)."""
 from firmware.sim.memfs import MemFS
 from tests.engine.checks import eq
 from tests.engine.fixtures import RULEBOOK
-from tests.fw.board import events, lay, new_board, sq
+from tests.fw.board import after_power_cut, events, lay, new_board, sq
 
 
 def _pass_round(board, players):
@@ -68,16 +68,6 @@ def test_new_game_waits_for_a_clear_board():
     eq(board.app.referee.game.turns, 0)
 
 
-def _board_after_power_cut(fs, lying):
-    """A fresh board on the same flash, with the chips still lying where they were."""
-    board = new_board({"players": 4}, fs=fs, boot=False)
-    for name, face in lying:
-        board.put(sq(name), face)
-    board.boot()
-    board.run(500)
-    return board
-
-
 def test_resume_after_power_up():
     fs = MemFS()
     first = new_board({"players": 4}, fs=fs)
@@ -86,7 +76,7 @@ def test_resume_after_power_up():
         first.press("ok")
     lay(first, "F6:3 G6:×")  # laid, not confirmed, when the power goes
     lying = [p.split(":") for p in " ".join(RULEBOOK[:2]).split() + ["F6:3", "G6:×"]]
-    board = _board_after_power_cut(fs, lying)
+    board = after_power_cut(fs, lying, {"players": 4})
     ref = board.app.referee
     eq(ref.mode, "resume")
     eq(board.screen()[5], "Resume game?")
@@ -105,7 +95,7 @@ def test_resume_with_a_chip_missing_waits_for_it():
     lay(first, RULEBOOK[0])
     first.press("ok")
     lying = [p.split(":") for p in RULEBOOK[0].split() if not p.startswith("F8")]
-    board = _board_after_power_cut(fs, lying)
+    board = after_power_cut(fs, lying, {"players": 4})
     board.press("ok")
     ref = board.app.referee
     eq(sorted(ref.missing), [sq("F8")])
@@ -119,7 +109,7 @@ def test_back_at_the_resume_prompt_starts_a_new_game():
     first = new_board({"players": 2}, fs=fs)
     lay(first, RULEBOOK[0])
     first.press("ok")
-    board = _board_after_power_cut(fs, [])
+    board = after_power_cut(fs, [], {"players": 4})
     board.press("back")
     eq(board.app.referee.mode, "play")
     eq(board.app.referee.game.turns, 0)
@@ -134,7 +124,7 @@ def test_damaged_journal_is_reported_and_a_new_game_starts():
     data = bytearray(fs.files["game.dat"])
     data[-1] ^= 0xFF
     fs.files["game.dat"] = bytes(data)
-    board = _board_after_power_cut(fs, [])
+    board = after_power_cut(fs, [], {"players": 4})
     eq(len(events(board, "journal_problem")), 1)
     eq(board.app.referee.mode, "play")
 
