@@ -103,6 +103,8 @@ class Game:
         self.log = bytearray()
         self.turns = 0  # entries in the log
         self.pending = []  # [(index, code)] laid this turn, in the order laid
+        self._previewed = None  # (version, pending, verdict) of the last preview
+        self.version = 0  # counts every change to the committed game
         self.unseen = dict(profile.chips)  # chips not on the board: bag + racks
         rack = profile.rack_size
         self.known = seed is not None
@@ -196,9 +198,12 @@ class Game:
 
     # ----- committed actions ---------------------------------------------------------------
 
-    def play(self, move):
-        """Lay `move` if legal; if not, refuse it (or forfeit the turn under `strict`)."""
-        verdict = self.check(move)
+    def play(self, move, verdict=None):
+        """Lay `move` if legal; if not, refuse it (or forfeit the turn under `strict`).
+
+        `verdict`, if given, is `check(move)` already computed in this same state."""
+        if verdict is None:
+            verdict = self.check(move)
         if verdict.legal:
             self._commit(move, verdict)
         elif self.options["strict"] and not self.over:
@@ -314,6 +319,7 @@ class Game:
     # can find the last entry's start.
 
     def _append(self, kind, player, prev, score, undo, packed):
+        self.version += 1
         if undo is None or isinstance(undo, int):
             count = undo or 0
         else:  # known racks: the chips drawn, or (count, rack, bag) of a swap
@@ -363,6 +369,7 @@ class Game:
             raise GameStateError("no turn to take back")
         if self.penalties is not None:
             raise GameStateError("the end penalties are applied")
+        self.version += 1
         start = len(self.log) - self.log[-1]
         entry = self._entry(start)
         self.log = bytearray(self.log[:start])  # MicroPython cannot `del` a bytearray slice
@@ -411,6 +418,7 @@ class Game:
         """
         if self.penalties is not None:
             raise GameStateError("the game is already finished")
+        self.version += 1
         if racks is None:
             if not self.known:
                 raise GameStateError("the racks are needed to finish a refereed game")
@@ -457,8 +465,17 @@ class Game:
 
     def preview(self):
         """The Verdict on the pending chips (live preview while laying)."""
-        return self.check(self.pending_move())
+        verdict = self.check(self.pending_move())
+        self._previewed = (self.version, tuple(self.pending), verdict)
+        return verdict
 
     def commit(self):
-        """The player confirms: play the pending chips."""
-        return self.play(self.pending_move())
+        """The player confirms: play the pending chips.
+
+        The last preview's verdict is reused when nothing has changed since (same turn, same
+        chips), so confirming does not judge the move a second time."""
+        seen = self._previewed
+        verdict = None
+        if seen is not None and seen[0] == self.version and seen[1] == tuple(self.pending):
+            verdict = seen[2]
+        return self.play(self.pending_move(), verdict)

@@ -11,7 +11,7 @@ from engine.compat import ticks_diff
 from engine.errors import EngineError
 from firmware import referee as R
 from firmware.buttons import Buttons
-from firmware.journal import Journal
+from firmware.journal import Journal, JournalError
 from firmware.leds import Leds
 from firmware.presence import Presence
 from firmware.screen import Screen
@@ -24,8 +24,10 @@ class Hardware:
     """The parts a backend hands the firmware; `reader`/`antenna` are None on a Hall-only board.
 
     chain: `read()` -> raw presence bytes. reader: `read_uid()`; reader_error: its exception.
-    pixels: `put(i, r, g, b)`, `show()`. display: `fill`, `text`, `show`. buttons: name -> pin.
-    fs: firmware.fsio interface. clock: `ticks_ms()`. write: where event lines go.
+    antenna: `select(square, width)`, `off()`. pixels: `order`, `frame(...)`, `show()` (as
+    drivers/ws2812.py). display: `clear_page`, `text`, `show(first, last)` (as
+    drivers/ssd1306.py). buttons: name -> pin. fs: firmware.fsio interface. clock:
+    `ticks_ms()`. write: where event lines go.
     """
 
     def __init__(
@@ -42,6 +44,7 @@ class Hardware:
         reader_error=Exception,
         display_error=Exception,
         serpentine=True,
+        active_low=True,
     ):
         self.clock = clock
         self.chain = chain
@@ -55,6 +58,7 @@ class Hardware:
         self.reader_error = reader_error
         self.display_error = display_error
         self.serpentine = serpentine
+        self.active_low = active_low  # presence inputs read low when a magnet is near
 
 
 class App:
@@ -67,7 +71,7 @@ class App:
         self.period_ms = settings["scan_ms"]
         self.events = events or EventStream(hw.write, hw.clock)
         n = profile.width * profile.height
-        self.presence = Presence(n, settings["debounce_scans"])
+        self.presence = Presence(n, settings["debounce_scans"], hw.active_low)
         reader = hw.reader if settings["sensor"] == "nfc" else None
         self.sensing = Sensing(
             hw.chain,
@@ -78,6 +82,7 @@ class App:
             hw.antenna,
             registry,
             hw.reader_error,
+            profile.width,
         )
         self.buttons = Buttons(hw.buttons, hw.clock)
         self.journal = Journal(hw.fs, "game")
@@ -88,9 +93,9 @@ class App:
         self.blink_on = False
         self.blink_at = hw.clock.ticks_ms()
         self.display_ok = True
-        self.running = True
+        self.running = True  # the main loop runs while this holds
         self.steps = 0
-        self.frames = 0
+        self.shown_left = None  # the turn clock's seconds as last drawn
 
     def boot(self):
         ev = self.events
@@ -119,13 +124,26 @@ class App:
             action = ref.button(name)
             if action is not None:
                 self._act(action)
+        if ref.mode == R.CLEAR and not self.sensing.placed:
+            self._fresh_game()
+        text = False
         if ref.game is not None and ref.mode != R.RESUME:
-            before = ref.seconds_left()
-            ref.tick()
-            if before != ref.seconds_left():
-                ref.dirty = True
-        self.refresh()
+            left = ref.seconds_left()
+            if left == 0:
+                ref.time_up()
+            elif left != self.shown_left:
+                self.shown_left = left
+                text = True  # the clock on the display moved on: nothing else changed
+        self.refresh(text=text)
         self.events.flush()
+
+    def _fresh_game(self):
+        """Forget the saved game and start a new one (the board is clear)."""
+        try:
+            self.journal.clear()
+        except JournalError as err:
+            self.events.emit("save_failed", "error", str(err))
+        self.referee.new_game()
 
     def _act(self, action):
         ref = self.referee
@@ -149,27 +167,25 @@ class App:
                 ref.mode = R.CLEAR
                 ref._say("take_back")
                 return
-            self.journal.clear()
-            ref.new_game()
+            self._fresh_game()
 
-    def refresh(self, force=False):
+    def refresh(self, force=False, text=False):
+        """Redraw what changed: the LEDs when the referee changed or an alert blinks, the
+        display when the referee changed or the turn clock moved on."""
         now = self.clock.ticks_ms()
         ref = self.referee
-        if ref.mode == R.CLEAR and not self.sensing.placed:
-            self.journal.clear()
-            ref.new_game()
+        lights = force or ref.dirty
+        text = text or force or ref.dirty
         if ticks_diff(now, self.blink_at) >= BLINK_MS:
             self.blink_at = now
             self.blink_on = not self.blink_on
             if ref.missing or ref.unknown or ref.picking or ref.take_back:
-                ref.dirty = True
-        if not (ref.dirty or force):
-            return
+                lights = True
         ref.dirty = False
-        self.leds.compose(ref, self.blink_on)
-        self.leds.show()
-        self.frames += 1
-        if self.display_ok or force:
+        if lights:
+            self.leds.compose(ref, self.blink_on)
+            self.leds.show()
+        if text and (self.display_ok or force):
             try:
                 self.screen.update(ref)
                 self.display_ok = True

@@ -284,6 +284,7 @@ def build(root="/"):
         ReaderError,
         DisplayError,
         px.get("serpentine", True),
+        pr.get("active_low", True),
     )
     return App(hw, profile, conf, problems, chips)
 

@@ -110,5 +110,6 @@ def build(root=""):
         ReaderError,
         DisplayError,
         px.get("serpentine", True),
+        pr.get("active_low", True),
     )
     return App(hw, board, conf, problems, chips)

@@ -42,7 +42,7 @@ def _json(fs, path):
 
 def load(fs):
     conf, problems = settings.load(fs.read("settings.json"))
-    name = "pins/" + conf["pins"]
+    pins_file = name = "pins/" + conf["pins"]
     pins = _json(fs, name)
     bad = pinmap.check(pins)
     if bad:
@@ -52,6 +52,14 @@ def load(fs):
         board = P.Profile(_json(fs, name))
     except P.ProfileError as err:
         raise ConfigError("%s: %s" % (name, err))
+    squares = board.width * board.height
+    if pins["pixels"].get("count") != squares:
+        raise ConfigError("%s: pixels.count must be %d, one LED a square" % (pins_file, squares))
+    if (
+        not isinstance(pins["presence"].get("chips"), int)
+        or pins["presence"]["chips"] * 8 < squares
+    ):
+        raise ConfigError("%s: presence.chips must give at least %d inputs" % (pins_file, squares))
     try:
         chips = registry.loads(fs.read("chips.json") or '{"chips": {}}')
     except registry.RegistryError as err:

@@ -18,7 +18,6 @@ so the per-frame work is one small copy per LED.
 """
 
 from engine.compat import const
-from firmware import referee as R
 
 # WS2812B current model, in microamps (hardware/README.md, "Power budget").
 LED_IDLE_UA = const(1000)  # each LED, all channels off
@@ -84,6 +83,10 @@ class Leds:
             if k:
                 self.base[sq] = PREMIUM + k - 1
         self.frame = bytearray(n)  # palette index per square
+        self.bg = bytearray(n)  # the board without this turn's overlays (see _background)
+        self.bg_key = None
+        self.bg_uses = [0] * len(colours)
+        self.uses = None  # type: list | None  # palette counts of the frame (None: count)
         self.order = pixels.order  # where red, green and blue go in the wire bytes
         # scaled palette, wire byte order
         self.wire = [b"\x00\x00\x00"] * len(colours)  # type: list[bytes | bytearray]
@@ -96,24 +99,52 @@ class Leds:
         self.brightness = brightness
         self.budget_ua = max(0, current_ma - self.board_ma) * 1000
 
+    def _background(self, game):
+        """The empty-board glow with committed chips dark, and its palette counts; rebuilt
+        only when the board changed (a new or resumed game, or a turn committed or undone)."""
+        key = (game, game.turns)
+        if key != self.bg_key:
+            self.bg_key = key
+            bg = self.bg
+            bg[:] = self.base
+            cells = game.board.cells
+            for sq in range(self.n):
+                if cells[sq]:
+                    bg[sq] = OFF
+            uses = self.bg_uses
+            for k in range(len(uses)):
+                uses[k] = 0
+            for k in bg:
+                uses[k] += 1
+        return self.bg
+
+    def _set(self, sq, colour):
+        """Overlay one square, keeping the palette counts of the frame right."""
+        f = self.frame
+        uses = self.uses  # type: list  # type: ignore[assignment]  # set by compose
+        uses[f[sq]] -= 1
+        uses[colour] += 1
+        f[sq] = colour
+
     def compose(self, ref, blink_on):
         """Fill the frame (palette indices) from the referee's state."""
         f = self.frame
-        f[:] = self.base
         game = ref.game
         if game is None:
+            f[:] = self.base
+            self.uses = None  # counted in show
             return f
+        f[:] = self._background(game)
+        self.uses = list(self.bg_uses)
+        put = self._set
         cells = game.board.cells
-        for sq in range(self.n):
-            if cells[sq]:
-                f[sq] = OFF
         for sq in ref.last_move:
-            f[sq] = WHITE
-        if ref.mode in (R.PLAY, R.PICK, R.MENU, R.SWAP):
+            put(sq, WHITE)
+        if ref.in_turn():
             colour = PLAYER + game.to_move % 4
             for sq in self.corners:
                 if not cells[sq]:
-                    f[sq] = colour
+                    put(sq, colour)
         v = ref.verdict
         bad = ()  # type: tuple | set[int]
         if v is not None and not v.legal:
@@ -123,19 +154,19 @@ class Leds:
                     bad.add(sq)
         for sq, _ in game.pending:
             if v is None or v.legal:
-                f[sq] = GREEN
+                put(sq, GREEN)
             else:
-                f[sq] = RED if sq in bad else AMBER
+                put(sq, RED if sq in bad else AMBER)
         alert = blink_on
         for sq in ref.missing:
-            f[sq] = RED if alert else OFF
+            put(sq, RED if alert else OFF)
         if alert:
             for sq in ref.unknown:
-                f[sq] = MAGENTA
+                put(sq, MAGENTA)
             if ref.picking is not None:
-                f[ref.picking[0]] = YELLOW
+                put(ref.picking[0], YELLOW)
             for sq in ref.take_back:
-                f[sq] = RED
+                put(sq, RED)
         return f
 
     def colour_of(self, sq):
@@ -146,9 +177,11 @@ class Leds:
         """Scale the palette by brightness and the current cap, and send the frame."""
         f = self.frame
         colours = self.colours
-        uses = [0] * len(colours)
-        for k in f:
-            uses[k] += 1
+        uses = self.uses
+        if uses is None:
+            uses = [0] * len(colours)
+            for k in f:
+                uses[k] += 1
         total = 0  # sum of every channel value over the frame, at full scale
         for k in range(len(colours)):
             if uses[k]:
@@ -159,16 +192,17 @@ class Leds:
         lit = total * scale // 256 * CHANNEL_FULL_UA // 255
         if idle + lit > self.budget_ua and lit:
             scale = scale * max(0, self.budget_ua - idle) // lit
-        self.scale = scale
         self.milliamps = (idle + total * scale // 256 * CHANNEL_FULL_UA // 255) // 1000
-        a, b, c = self.order
-        wire = self.wire
-        for k in range(len(colours)):
-            rgb = colours[k]
-            px = bytearray(3)
-            px[a] = rgb[0] * scale >> 8
-            px[b] = rgb[1] * scale >> 8
-            px[c] = rgb[2] * scale >> 8
-            wire[k] = px
-        self.pixels.frame(f, wire, self.square_at)
+        if scale != self.scale:  # the palette in wire order, scaled: only when that changed
+            self.scale = scale
+            a, b, c = self.order
+            wire = self.wire
+            for k in range(len(colours)):
+                rgb = colours[k]
+                px = bytearray(3)
+                px[a] = rgb[0] * scale >> 8
+                px[b] = rgb[1] * scale >> 8
+                px[c] = rgb[2] * scale >> 8
+                wire[k] = px
+        self.pixels.frame(f, self.wire, self.square_at)
         self.pixels.show()

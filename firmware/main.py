@@ -19,13 +19,6 @@ async def loop(app, sleep_ms, until=None):
         await sleep_ms(app.period_ms)
 
 
-def run_plain(app, sleep_ms, steps):
-    """The same loop without asyncio, for `steps` ticks."""
-    for _ in range(steps):
-        app.step()
-        sleep_ms(app.period_ms)
-
-
 def sim_sleep(clock):
     """A coroutine sleep for a simulated clock: advance it, then yield to other tasks."""
 

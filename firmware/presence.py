@@ -42,6 +42,8 @@ class Presence:
         self.history = [bytearray(n) for _ in range(scans - 1)]
         self.row = 0  # the history row this scan overwrites (the oldest)
         self.last_mask = (1 << (squares - 8 * (n - 1))) - 1  # valid bits of the last byte
+        self.prev = bytearray(n)  # the last raw reading
+        self.settled = False  # the last scan left no count running
         self.changes = []
 
     def is_present(self, square):
@@ -50,6 +52,10 @@ class Presence:
     def scan(self, raw):
         changes = self.changes
         changes.clear()
+        if self.settled and raw == self.prev:
+            return changes  # the same reading on a settled board: nothing can change
+        self.prev[:] = raw
+        running = 0
         stable = self.stable
         busy = self.busy
         history = self.history
@@ -75,9 +81,13 @@ class Presence:
                         h[k] &= ~agree  # a flipped square starts afresh
                     seen |= h[k]
                 busy[k] = seen
+                running |= seen
             if agree:
                 stable[k] ^= agree
                 changes.append(k << 16 | agree << 8 | (level & agree))
         if rows:
             self.row = (row + 1) % rows
+        # With no count running, stable == this reading (masked): the next identical reading
+        # needs no work.
+        self.settled = not running
         return changes

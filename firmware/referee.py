@@ -119,7 +119,7 @@ class Referee:
             self._start_tally()
         else:
             self.mode = PLAY
-            self._say("turn", self.name(game.to_move))
+            self._say_turn()
 
     def name(self, p):
         return player_name(self.settings, p)
@@ -141,6 +141,9 @@ class Referee:
             self.alert = i18n.say(self.lang, "save_failed")
             return
         self.alert = ""
+
+    def _say_turn(self):
+        self._say("turn", self.name(self.game.to_move))
 
     def _say(self, key, *args):
         self.message = i18n.say(self.lang, key, *args)
@@ -176,7 +179,7 @@ class Referee:
             if face is None or face == want or (face == "?" and want[0] == "?"):
                 del self.missing[sq]
                 self.events.emit("restored", "square", name)
-                self._say("turn", self.name(game.to_move))
+                self._say_turn()
             else:
                 self.events.emit("wrong_chip", "square", name, "face", face, "want", want)
                 self._say("wrong_chip", name, want)
@@ -220,7 +223,7 @@ class Referee:
             if not self.take_back and self.mode == TAKE_BACK:
                 self.mode = PLAY
                 self._reset_turn()
-                self._say("turn", self.name(game.to_move))
+                self._say_turn()
             return
         if self._unask(sq):
             self._preview()
@@ -254,7 +257,7 @@ class Referee:
             if self.mode == PICK:
                 self._say_pick()
             else:
-                self._say("turn", self.name(game.to_move))
+                self._say_turn()
             return
         self.verdict = game.preview()
         v = self.verdict
@@ -297,13 +300,6 @@ class Referee:
                 del self.picks[k]
                 return True
         return False
-
-    def asked_squares(self):
-        """Squares whose chip waits for a face (being asked, or queued)."""
-        out = [p[0] for p in self.picks]
-        if self.picking is not None:
-            out.append(self.picking[0])
-        return out
 
     def _say_pick(self):
         sq, k, choices, joker = self.picking  # type: ignore[misc]  # set in mode PICK
@@ -443,7 +439,7 @@ class Referee:
             self.menu_at = (self.menu_at + 1) % len(_MENU)
         elif name == "back":
             self.mode = PLAY
-            self._say("turn", self.name(game.to_move))
+            self._say_turn()
             return
         elif name == "ok":
             item = _MENU[self.menu_at]
@@ -462,7 +458,7 @@ class Referee:
                 self._say("swap_n", 1)
             else:
                 self.mode = PLAY
-                self._say("turn", self.name(game.to_move))
+                self._say_turn()
             return
         self._say(_MENU[self.menu_at])
 
@@ -492,21 +488,24 @@ class Referee:
         if self.game.over:
             self._start_tally()
         else:
-            self._say("turn", self.name(self.game.to_move))
+            self._say_turn()
 
     # ----- the clock -------------------------------------------------------------------------
 
     def seconds_left(self):
         game = self.game
         limit = game.options["turn_seconds"] if game else 0
-        if not limit or game.over or self.mode not in (PLAY, PICK, MENU, SWAP):
+        if not limit or game.over or not self.in_turn():
             return None
         used = ticks_diff(self.clock.ticks_ms(), self.turn_start) // 1000
         return max(0, limit - used)
 
-    def tick(self):
-        if self.seconds_left() != 0:
-            return
+    def in_turn(self):
+        """A player is taking their turn: laying, choosing a face, or in the turn menu."""
+        return self.mode in (PLAY, PICK, MENU, SWAP)
+
+    def time_up(self):
+        """The turn clock ran out: the turn is lost (rule 2)."""
         game = self.game
         p = game.to_move
         laid = self._laid()  # chips still waiting for a face lie there too
@@ -541,7 +540,7 @@ class Referee:
 
     def _finish(self):
         game = self.game
-        penalties = game.finish(self.tally.racks)
+        penalties = game.finish(self.tally.racks())
         self.events.emit("game_over", "penalties", penalties, "totals", game.totals())
         self._save()
         self.mode = OVER

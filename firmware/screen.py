@@ -49,7 +49,8 @@ def compose(ref):
     lang = ref.lang
     game = ref.game
     if game is None:
-        lines[5:8] = wrap(ref.message, COLS, 3) + [""] * (3 - len(wrap(ref.message, COLS, 3)))
+        msg = wrap(ref.message, COLS, 3)
+        lines[5 : 5 + len(msg)] = msg
         return lines
     if ref.mode == R.OVER:
         lines[0] = i18n.say(lang, "game_over")
@@ -84,7 +85,6 @@ class Screen:
     def __init__(self, display):
         self.display = display
         self.lines = None
-        self.draws = 0
 
     def update(self, ref):
         """Redraw the lines whose text changed; returns True when the display was written.
@@ -98,11 +98,14 @@ class Screen:
             return False
         self.lines = lines
         d = self.display
+        first = last = None
         for row in range(ROWS):
             if old is None or lines[row] != old[row]:
                 d.clear_page(row)
                 if lines[row]:
                     d.text(lines[row], 0, row * 8)
-        d.show()
-        self.draws += 1
+                if first is None:
+                    first = row
+                last = row
+        d.show(first, last)  # only the pages that changed go over the bus
         return True

@@ -27,6 +27,7 @@ READER_DOWN = "reader_down"
 from engine.compat import ticks_add, ticks_diff
 
 RETRY_MS = 500  # how soon an unread square is tried again after a reader failure
+RECHECK_MS = 100  # how often the squares waiting for a read again are looked at
 
 
 class Sensing:
@@ -40,6 +41,7 @@ class Sensing:
         antenna=None,
         registry=None,
         reader_error=Exception,
+        width=15,
     ):
         self.chain = chain
         self.presence = presence
@@ -49,11 +51,13 @@ class Sensing:
         self.antenna = antenna
         self.registry = registry
         self.reader_error = reader_error  # the exception class the reader raises
+        self.width = width  # squares a row, for the antenna multiplexer
         self.waiting = {}  # square -> ticks when its magnet appeared
         self.placed = {}  # square -> face text (None: not identified)
         self.retry = {}  # square -> ticks of the next read attempt
         self.tag_only = {}  # square -> ticks of the next check that its tag is still there
         self.reader_ok = True
+        self.recheck_at = clock.ticks_ms()
         self.events = []
 
     def poll(self):
@@ -69,10 +73,12 @@ class Sensing:
                     self._changed(base + bit, (entry >> bit) & 1, now)
         if self.waiting:
             self._settle(now)
-        if self.retry:
-            self._retry(now)
-        if self.tag_only:
-            self._check_tags(now)
+        if (self.retry or self.tag_only) and ticks_diff(now, self.recheck_at) >= 0:
+            self.recheck_at = ticks_add(now, RECHECK_MS)  # look at the due list now and then
+            if self.retry:
+                self._retry(now)
+            if self.tag_only:
+                self._check_tags(now)
         return events
 
     def _changed(self, square, present, now):
@@ -101,10 +107,12 @@ class Sensing:
             if ticks_diff(now, self.retry[square]) >= 0:
                 del self.retry[square]
                 self._identify(square, now, again=True)
+                if square in self.retry:
+                    break  # the reader failed again: the others wait for the next pass
 
     def _read(self, square):
         """The tag UID at `square`, None if no tag; raises the reader's error."""
-        self.antenna.select(square)
+        self.antenna.select(square, self.width)
         try:
             return self.reader.read_uid()
         finally:

@@ -157,13 +157,14 @@ def firmware_costs():
     code = (
         mpyrun.prelude()
         + "import json\nfrom tools import fwbench\n"
-        + "print('RESULT', json.dumps([fwbench.scan_costs(), fwbench.sense_to_led()]))\n"
+        + "r = [fwbench.scan_costs(), fwbench.sense_to_led(), fwbench.screen_cost()]\n"
+        + "print('RESULT', json.dumps(r))\n"
     )
     r = mpyrun.run(code, heap="16M")
     if not r.ok:
         raise SystemExit("MicroPython run failed:\n" + r.describe())
-    scan, led = json.loads(r.stdout.split("RESULT ")[1])
-    return {"scan": scan, "sense_to_led": led}
+    scan, led, screen = json.loads(r.stdout.split("RESULT ")[1])
+    return {"scan": scan, "sense_to_led": led, "screen": screen}
 
 
 def firmware_heap():
@@ -218,6 +219,16 @@ def report_firmware(fw, failures):
     )
     if led["fuel"] > BUDGET_SENSE_TO_LED_FUEL:
         failures.append("%s: %d fuel > %d" % (name, led["fuel"], BUDGET_SENSE_TO_LED_FUEL))
+    sc = fw["screen"]
+    print(
+        "%-28s %12d %8.1f  (%d lines changed; after the LEDs, no budget)"
+        % ("display after a move", sc["after_move"], sc["after_move"] / FUEL_PER_MS,
+           sc["lines_changed"])
+    )  # fmt: skip
+    print(
+        "%-28s %12d %8.1f  (%d characters)"
+        % ("display, full screen", sc["full"], sc["full"] / FUEL_PER_MS, sc["chars"])
+    )
     heap = fw["heap"]
     print(
         "heap over the rulebook game (collector on, MicroPython WebAssembly port):\n"

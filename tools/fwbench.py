@@ -8,6 +8,8 @@ peripherals while the CPU waits.
 - `scan_costs()`: one full presence scan of 225 squares (the driver's read with an SPI that
   costs nothing, plus the debounce), for a quiet board, a board where every square starts to
   change, and the scan in which all 225 changes are reported.
+- `screen_cost()`: drawing the display after a move (the lines that changed) and a full
+  eight-line screen, into the framebuffer and out to the bus.
 - `sense_to_led()`: the step in which the fifth chip of the rulebook's first move settles:
   its NFC read, the referee's live preview of the five-chip move, and the LED frame, up to
   the moment the frame is handed to the LED chain.
@@ -46,14 +48,11 @@ def _overhead():
         def nop(self):
             return None
 
-    target = Nop()
-    m = Meter(target, ("nop",))
-    m.nop()
-    cost(target.nop)
-    direct, _ = cost(target.nop)
+    m = Meter(Nop(), ("nop",))
+    m.nop()  # first-call costs out of the way
     m.spent = 0
     metered, _ = cost(m.nop)
-    return metered - m.spent - direct + direct  # the method's own cost stays in `spent`
+    return metered - m.spent  # the method's own cost is in `spent`, taken off separately
 
 
 class _NullSPI:
@@ -88,19 +87,58 @@ def scan_costs(squares=225, scans=3):
     return {"quiet": quiet, "all_start": first, "all_report": last, "changes": changes}
 
 
-def sense_to_led():
+def _rulebook_board():
     import json
 
-    from engine import squares
     from engine.profile import Profile
     from firmware.sim.simboard import SimBoard
-    from tools.positions import RULEBOOK
 
     with open("/input/hardware/profiles/calculissimo.json") as f:
         prof = Profile(json.load(f))
     board = SimBoard(prof, {"players": 4, "turn_seconds": 0})
     board.boot()
     board.run(50)
+    return board
+
+
+def screen_cost():
+    from engine import squares
+    from firmware.screen import Screen
+    from tools.fuelprobe import cost
+    from tools.positions import RULEBOOK
+
+    board = _rulebook_board()
+    app = board.app
+    i2c = Meter(board.i2c, ("writeto", "writevto"))
+    app.hw.display.i2c = i2c
+    for part in RULEBOOK[0].split():
+        name, face = part.split(":")
+        board.place(squares.parse(name, 15, 15), face)
+    ref = app.referee
+    app.screen.update(ref)
+    before = list(app.screen.lines)  # the display as the move is about to be confirmed
+    board.pins["ok"].drive(0)  # the move is confirmed: scores, turn and message change
+    board.run(40)
+    board.pins["ok"].drive(1)
+    app.screen.lines = before  # measure the redraw from the display before the move
+    overhead = _overhead()
+    i2c.spent = i2c.calls = 0
+    after_move, _ = cost(lambda: app.screen.update(ref))
+    changed = sum(1 for k in range(8) if app.screen.lines[k] != before[k])
+    move = after_move - i2c.spent - i2c.calls * overhead
+    fresh = Screen(app.hw.display)
+    i2c.spent = i2c.calls = 0
+    full, _ = cost(lambda: fresh.update(ref))
+    full = full - i2c.spent - i2c.calls * overhead
+    chars = sum(len(line) for line in fresh.lines)
+    return {"after_move": move, "lines_changed": changed, "full": full, "chars": chars}
+
+
+def sense_to_led():
+    from engine import squares
+    from tools.positions import RULEBOOK
+
+    board = _rulebook_board()
     chips = [part.split(":") for part in RULEBOOK[0].split()]
     for name, face in chips[:-1]:
         board.place(squares.parse(name, 15, 15), face)
@@ -130,6 +168,7 @@ def sense_to_led():
         t0 = board.clock.ticks_ms()
         start = fuel()
         app.step()
+        waited = board.clock.ticks_ms() - t0  # the reader's replies, on the twin's clock
         board.clock.advance(app.period_ms)
         if len(app.sensing.placed) > before:
             break
@@ -145,6 +184,6 @@ def sense_to_led():
         "twins": twins,
         "metered_calls": calls,
         "overhead_per_call": overhead,
-        "virtual_ms": board.clock.ticks_ms() - t0,
+        "virtual_ms": waited,
         "score": app.referee.verdict.score,
     }

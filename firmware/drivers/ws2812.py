@@ -7,7 +7,7 @@ latches the colours. TIMING gives the high and low times of a 0 bit and a 1 bit 
 nanoseconds, from the WS2812B datasheet (T0H 0.4 us, T0L 0.85 us, T1H 0.8 us, T1L 0.45 us,
 each within +/-150 ns).
 
-The CircuitPython backend offers the same calls (`frame`, `put`, `show`) over
+The CircuitPython backend offers the same calls (`order`, `frame`, `show`) over
 `adafruit_neopixel`.
 """
 
@@ -22,15 +22,7 @@ class WS2812:
         self._write = write
         self.count = count
         self.order = _ORDERS[order]  # byte offsets of red, green and blue in a pixel
-        self.r, self.g, self.b = self.order
         self.buf = bytearray(3 * count)  # the wire bytes, allocated once
-
-    def put(self, i, r, g, b):
-        k = 3 * i
-        buf = self.buf
-        buf[k + self.r] = r
-        buf[k + self.g] = g
-        buf[k + self.b] = b
 
     def frame(self, indices, palette, square_at):
         """Fill the whole chain from a palette: LED j shows `palette[indices[square_at[j]]]`.

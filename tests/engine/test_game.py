@@ -315,3 +315,31 @@ def test_first_player_from_the_draw():
     eq((first, draws), (0, [["8"], ["3"], ["4"]]))
     eq(g.to_move, (first + 1) % 3)
     raises(OptionError, Game, g.profile, 3, None, None, 3)
+
+
+def _lay_all(g, text):
+    for sq, code in g.move(text).placements:
+        g.lay(sq, chr(code))
+
+
+def test_commit_reuses_the_preview_only_while_nothing_changed():
+    g = new_game(2)
+    _lay_all(g, RULEBOOK[0])
+    first = g.preview()
+    eq(g.commit() is first, True)  # judged once
+    eq(g.scores, [48, 0])
+    _lay_all(g, RULEBOOK[1])
+    eq(g.preview().score, 12)
+    g.pop()  # move 1 taken back: the same chips are judged on the board as it is now
+    g.clear_pending()
+    _lay_all(g, RULEBOOK[1])
+    eq(g.commit().codes(), ["gap"])  # H8 is empty again
+    g.clear_pending()
+    _lay_all(g, RULEBOOK[0])
+    stale = g.preview()
+    g.lift(g.move("H8:2").placements[0][0])
+    _lay_all(g, "H8:3")  # changed since the preview: judged again
+    v = g.commit()
+    eq(v is stale, False)
+    eq(v.score, 44)  # (18 + 12 / 3) x 2
+    eq(g.scores, [44, 0])

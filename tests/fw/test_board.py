@@ -1,6 +1,7 @@
 """The whole firmware on simulated hardware: sensor events and buttons in, scores, LED frames
 and display text out (runs on CPython and on MicroPython)."""
 
+from firmware import leds as L
 from tests.engine.checks import eq
 from tests.engine.fixtures import RULEBOOK, RULEBOOK_SCORES
 from tests.fw.board import events, lay, new_board, sq
@@ -39,11 +40,13 @@ def test_pending_chips_green_when_legal_red_when_not():
     board = new_board()
     board.place(sq("D8"), "9")
     board.place(sq("E8"), "+")
-    # 9 + (nothing yet): not a calculation. Lay 6 on F8 and 2 on ... : first 9 + 6, off start
     board.place(sq("F8"), "6")
-    # The run D8-F8 misses the start square H8: illegal, pending chips not green.
+    # The run D8-F8 misses the start square H8: illegal; not a run reason, so no chip is red.
     eq(board.app.referee.verdict.legal, False)
-    eq(board.led(sq("D8")) != GREEN, True)
+    amber = board.app.leds.colours[L.AMBER]
+    eq([board.app.leds.colour_of(sq(n)) for n in ("D8", "E8", "F8")], [amber] * 3)
+    scale = board.app.leds.scale
+    eq(board.led(sq("D8")), (255 * scale >> 8, 150 * scale >> 8, 0))
     board.place(sq("G8"), "÷")
     board.place(sq("H8"), "2")
     eq(board.app.referee.verdict.legal, True)
@@ -51,6 +54,11 @@ def test_pending_chips_green_when_legal_red_when_not():
     want = (0, 255 * scale >> 8, 0)
     for name in ("D8", "E8", "F8", "G8", "H8"):
         eq(board.led(sq(name)), want)
+
+    board.press("ok")
+    board.place(sq("I8"), "+")  # 9+6÷2+ : the run D8-I8 is malformed
+    eq(board.app.referee.verdict.codes(), ["malformed"])
+    eq(board.app.leds.colour_of(sq("I8")), board.app.leds.colours[L.RED])
 
 
 def test_premium_squares_glow_when_empty():

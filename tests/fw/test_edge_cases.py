@@ -92,7 +92,7 @@ def test_strict_forfeit_that_ends_the_game_goes_to_the_tally():
     eq(ref.game.over, True)
     # The chips P2 laid are P2's leftovers now: counted where they lie.
     eq(ref.mode, "tally")
-    eq(ref.tally.racks, [[], ["9", "+", "6"]])
+    eq(ref.tally.racks(), [[], ["9", "+", "6"]])
     eq(ref.tally.player, 0)
 
 
@@ -280,10 +280,10 @@ def test_chip_lifted_and_laid_again_in_the_tally_counts_once():
     board.place(sq("A1"), "5")
     board.lift(sq("A1"))
     board.place(sq("B1"), "5")
-    eq(ref.tally.racks[0], ["5"])
+    eq(ref.tally.racks()[0], ["5"])
 
 
-def test_hall_only_resume_asks_the_faces_of_chips_laid_before_theafter_power_cut():
+def test_hall_only_resume_asks_the_faces_of_chips_laid_before_the_power_cut():
     """BUG. Hall-only board: the power goes while a player has laid chips. On resuming the
     board cannot read them, so it must ask their faces (as when they were laid) rather than
     ignore them: otherwise they lie there unseen by the referee."""
@@ -293,7 +293,7 @@ def test_hall_only_resume_asks_the_faces_of_chips_laid_before_theafter_power_cut
     board.press("ok")
     ref = board.app.referee
     asked = ref.picking is not None and ref.picking[0] == sq("H8")
-    eq(asked or sq("H8") in _pending_squares(board), True)
+    eq(asked, True)
 
 
 def test_back_in_the_tally_takes_back_the_previous_players_last_chip():
@@ -311,7 +311,7 @@ def test_back_in_the_tally_takes_back_the_previous_players_last_chip():
     eq(ref.tally.player, 1)
     board.press("back")
     eq(ref.tally.player, 0)
-    eq(len(ref.tally.racks[0]), 6)
+    eq(len(ref.tally.racks()[0]), 6)
 
 
 # ----- passing: tricky cases that work ------------------------------------------------------
@@ -534,10 +534,10 @@ def test_reader_failing_during_the_tally_counts_the_chip_once_it_answers():
     board.nfc.powered = False
     board.place(sq("A1"), "7")
     eq(len(events(board, "reader_down")), 1)
-    eq(ref.tally.racks[0], [])
+    eq(ref.tally.racks()[0], [])
     board.nfc.powered = True
     board.run(700)
-    eq(ref.tally.racks[0], ["7"])
+    eq(ref.tally.racks()[0], ["7"])
     eq(len(events(board, "tally")), 1)
 
 
@@ -553,11 +553,11 @@ def test_hall_only_tally_is_entered_with_the_buttons():
     ref = board.app.referee
     eq(ref.mode, "tally")
     board.place(sq("A1"))  # cannot be read: ignored
-    eq(ref.tally.racks[0], [])
+    eq(ref.tally.racks()[0], [])
     for _ in range(3):
         board.press("left")  # ?, ÷, ×
     board.press("ok")
-    eq(ref.tally.racks[0], ["×"])
+    eq(ref.tally.racks()[0], ["×"])
 
 
 def test_strict_mode_with_an_illegal_joker_takes_it_back():
