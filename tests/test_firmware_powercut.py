@@ -23,7 +23,9 @@ PLAYERS = 2
 
 
 def play(board):
-    """The rulebook game, then a pass and a swap, as players would at the board."""
+    """A whole game as players would play it at the board: the rulebook's five moves, a pass
+    and a swap (a round without a move: the game ends), the leftover chips entered with the
+    buttons, and the final scores."""
     for move in RULEBOOK:
         lay(board, move)
         board.press("ok")
@@ -33,6 +35,10 @@ def play(board):
     board.press("right")
     board.press("ok")
     board.press("ok")
+    assert board.app.referee.mode == "tally"
+    for _ in range(2 * 7):
+        board.press("ok")  # every leftover chip entered as a 0
+    board.press("ok")  # all counted: final scores
 
 
 def run(cut_at=None, torn=False):
@@ -66,8 +72,9 @@ def test_power_cut_at_every_write_resumes_the_last_committed_turn(torn):
     started = time.perf_counter()
     flash, board, saved, _, cut = run()
     assert not cut
+    assert board.app.referee.mode == "over"
     writes = flash.writes
-    assert len(saved) == 1 + len(RULEBOOK) + 2  # the new game, five moves, pass, swap
+    assert len(saved) == 1 + len(RULEBOOK) + 3  # new game, five moves, pass, swap, the end
     outcomes = {"last saved": 0, "being saved": 0, "new game": 0}
     for k in range(1, writes + 1):
         flash, old, saved, trying, cut = run(k, torn)
