@@ -14,8 +14,9 @@
 include("$(PORT_DIR)/boards/manifest.py")
 
 ENGINE = (
-    "__init__.py arith.py board.py calculissimo.py compat.py errors.py faces.py game.py"
-    " move.py prng.py profile.py rules.py snapshot.py squares.py verdict.py"
+    "__init__.py arith.py board.py calculissimo.py calqable.py compat.py equation.py errors.py"
+    " faces.py game.py move.py prng.py profile.py replacement.py rules.py snapshot.py"
+    " squares.py verdict.py"
 )
 FIRMWARE = (
     "__init__.py app.py backend_rp2.py buttons.py config.py events.py font.py fsio.py"

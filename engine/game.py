@@ -32,7 +32,8 @@ PASS = "pass"
 SWAP = "swap"
 TIMEOUT = "timeout"
 FORFEIT = "forfeit"  # an illegal move under strict: the turn is lost
-KINDS = (PLACE, PASS, SWAP, TIMEOUT, FORFEIT)
+REPLACE = "replace"  # Cal-Q-Able rule 5: an equation's left side laid anew
+KINDS = (PLACE, PASS, SWAP, TIMEOUT, FORFEIT, REPLACE)
 
 
 def draw_for_first(profile, players, prng):
@@ -64,11 +65,16 @@ def draw_for_first(profile, players, prng):
         contenders = winners
 
 
-def full_bag(profile):
-    """Every chip of the profile's chip set, as a list of faces in a fixed order."""
+def full_bag(profile, chips=None, rules=None):
+    """Every chip of the set that goes in the bag, as a list of faces in a fixed order.
+
+    `chips` defaults to the profile's set; with `rules`, faces its game keeps out of the bag
+    (Cal-Q-Able's `=`, taken face up as needed) are left out."""
+    chips = profile.chips if chips is None else chips
     bag = []
-    for ch in sorted(profile.chips):
-        bag.extend([ch] * profile.chips[ch])
+    for ch in sorted(chips):
+        if rules is None or rules.from_rack(ch):
+            bag.extend([ch] * chips[ch])
     return bag
 
 
@@ -95,7 +101,8 @@ class Game:
         self.players = players
         self.board = Board(profile.width, profile.height)
         self.scores = [0] * players
-        self.penalties = None
+        self.penalties = None  # points each player lost at the end (rack penalties)
+        self.bonuses = None  # points each player gained at the end (Cal-Q-Able rule 13)
         self.first = first  # who opened the game (0-based): the winner of the draw
         self.to_move = first
         self.idle = 0  # turns in a row without a move (pass, swap, timeout, forfeit)
@@ -105,21 +112,20 @@ class Game:
         self.pending = []  # [(index, code)] laid this turn, in the order laid
         self._previewed = None  # (version, pending, verdict) of the last preview
         self.version = 0  # counts every change to the committed game
-        self.unseen = dict(profile.chips)  # chips not on the board: bag + racks
-        rack = profile.rack_size
+        chips = self.rules.chips()
+        self.unseen = dict(chips)  # chips not on the board: bag + racks (+ open supply)
+        rack = self.rules.rack_size()
+        self.rack_size = rack
         self.known = seed is not None
         self.known_undo = []  # known racks only: what each logged turn drew or swapped
         if self.known:
             self.prng = Prng(seed)
-            bag = full_bag(profile)
+            bag = full_bag(profile, chips, self.rules)
             self.prng.shuffle(bag)
             self.bag = bag
-            self.racks = [[] for _ in range(players)]  # type: list  # or counts, below
-            for p in range(players):
-                for _ in range(rack):
-                    self.racks[p].append(bag.pop())
+            self.racks = self.rules.deal(bag, players)  # type: list  # or counts, below
         else:
-            self.bag = sum(profile.chips.values()) - rack * players
+            self.bag = len(full_bag(profile, chips, self.rules)) - rack * players
             self.racks = [rack] * players
 
     # ----- state queries -------------------------------------------------------------------
@@ -175,13 +181,65 @@ class Game:
             board.remove(move)
         if reasons:
             return V.Verdict(reasons)
-        bonus = self.rules.bonus_points(len(move), self.profile.rack_size)
+        bonus = self.rules.bonus_points(move, self)
         return V.Verdict([], scores, total, bonus)
+
+    # ----- Cal-Q-Able rule 5: replacing an equation's left side -----------------------------
+
+    def check_replace(self, move):
+        """(Verdict, tiles taken away) for laying `move` as a rule-5 replacement."""
+        from engine import replacement as R
+
+        if self.over:
+            return V.Verdict([V.Reason(V.GAME_OVER)]), None
+        if not self.rules.replacement_bonus:
+            return V.Verdict([V.Reason(V.BAD_FACE)]), None
+        found = R.equals_after(self.board, move)
+        if found is None:
+            return V.Verdict([V.Reason(R.NOT_BEFORE_EQUALS)]), None
+        equals, step = found
+        removed = R.left_side(self.board, equals, step)
+        reasons = R.crossed(self.board, removed, step)
+        if reasons:
+            return V.Verdict(reasons), removed
+        self.board.remove(removed)
+        try:
+            verdict = self.check(move)
+        finally:
+            self.board.put(removed)
+        if verdict.legal:
+            verdict.score += self.rules.replacement_bonus
+            verdict.bonus += self.rules.replacement_bonus
+        return verdict, removed
+
+    def replace(self, move):
+        """Play `move` as a rule-5 replacement if legal (the strict option applies)."""
+        verdict, removed = self.check_replace(move)
+        if not verdict.legal:
+            if self.options["strict"] and not self.over:
+                self.forfeit()
+            return verdict
+        p = self.to_move
+        self.board.remove(removed)
+        for _, code in removed.placements:
+            self.unseen[chip_key(code)] += 1
+        if self.known:
+            before = (list(self.racks[p]), list(self.bag))
+            for _, code in removed.placements:
+                key = chip_key(code)
+                if self.rules.from_rack(key):
+                    self.bag.append(key)
+            self.prng.shuffle(self.bag)
+            self._replace_undo = before
+        else:
+            self.bag += self.rack_chips(removed)
+        self._commit(move, verdict, REPLACE, removed)
+        return verdict
 
     def _supply_reasons(self, move):
         """Whether the mover can hold these chips: rack size, chip set, or the known rack."""
         p = self.to_move
-        if len(move) > self.rack_count(p):
+        if self.rack_chips(move) > self.rack_count(p):
             return [V.Reason(V.TOO_MANY_CHIPS)]
         need = {}  # type: dict[str, int]
         for _, code in move.placements:
@@ -189,12 +247,20 @@ class Game:
             need[key] = need.get(key, 0) + 1
         reasons = []
         for key, n in need.items():
-            if self.known:
+            if self.known and self.rules.from_rack(key):
                 if self.racks[p].count(key) < n:
                     reasons.append(V.Reason(V.NOT_ON_RACK))
             elif self.unseen.get(key, 0) < n:
                 reasons.append(V.Reason(V.CHIP_UNAVAILABLE))
         return reasons
+
+    def rack_chips(self, move):
+        """How many of the move's chips come from the rack (not from an open supply)."""
+        n = 0
+        for _, code in move.placements:
+            if self.rules.from_rack(chip_key(code)):
+                n += 1
+        return n
 
     # ----- committed actions ---------------------------------------------------------------
 
@@ -218,26 +284,29 @@ class Game:
         self._commit(move, verdict)
         return verdict
 
-    def _commit(self, move, verdict):
+    def _commit(self, move, verdict, kind=PLACE, removed=None):
         p = self.to_move
         prev = (self.to_move, self.idle)
-        n = len(move)
+        n = self.rack_chips(move)  # the chips that leave the rack (and are drawn again)
         self.board.put(move)
         self.scores[p] += verdict.score
         for _, code in move.placements:
             key = chip_key(code)
             self.unseen[key] -= 1
-            if self.known:
+            if self.known and self.rules.from_rack(key):
                 self.racks[p].remove(key)
         drawn = self._draw(p, n)
         if not self.known:
             self.racks[p] -= n
+        elif kind == REPLACE:
+            drawn = (drawn,) + self._replace_undo  # (drawn, rack before, bag before)
         self.idle = 0
-        self._append(PLACE, p, prev, verdict.score, drawn, move.to_bytes())
+        extra = removed.to_bytes() if removed is not None else None
+        self._append(kind, p, prev, verdict.score, drawn, move.to_bytes(), extra)
         self.pending = []
         if self.bag_count() == 0 and self.rack_count(p) == 0:
             self.over = True
-        elif not self.rules.bonus_turn(n, self.profile.rack_size):
+        elif not self.rules.bonus_turn(n, self.rack_size):
             self._advance()
 
     def _draw(self, p, n):
@@ -318,20 +387,43 @@ class Game:
     # count, 3 bytes a chip (Move.to_bytes), and last the entry's own length, so that `pop`
     # can find the last entry's start.
 
-    def _append(self, kind, player, prev, score, undo, packed):
+    def _append(self, kind, player, prev, score, undo, packed, removed=None):
+        """One log entry: kind, player, previous to_move and idle, score (3 bytes), undo
+        count, chip count and chips (Move.to_bytes); a replacement (REPLACE) then has the
+        count and chips it removed; last the entry's own length."""
         self.version += 1
         if undo is None or isinstance(undo, int):
             count = undo or 0
         else:  # known racks: the chips drawn, or (count, rack, bag) of a swap
-            count = len(undo) if kind == PLACE else undo[0]
+            count = undo[0] if kind == SWAP else len(undo[0] if kind == REPLACE else undo)
             self.known_undo.append(undo)
         log = self.log
         log += bytes([KINDS.index(kind), player, prev[0], prev[1]])
         log += bytes([(score >> 16) & 0xFF, (score >> 8) & 0xFF, score & 0xFF])
         log += bytes([count, len(packed) // 3])
         log += packed
-        log.append(10 + len(packed))
+        length = 10 + len(packed)
+        if kind == REPLACE:
+            log.append(len(removed) // 3)
+            log += removed
+            length += 1 + len(removed)
+        log.append(length)
         self.turns += 1
+
+    def _length(self, start):
+        """The length of the log entry at `start`."""
+        log = self.log
+        length = 10 + 3 * log[start + 8]
+        if KINDS[log[start]] == REPLACE:
+            length += 1 + 3 * log[start + length - 1]
+        return length
+
+    def removed_at(self, start):
+        """The chips a REPLACE entry at `start` took off the board, as a Move."""
+        log = self.log
+        at = start + 9 + 3 * log[start + 8]
+        m = log[at]
+        return Move.from_bytes(bytes(log[at + 1 : at + 1 + 3 * m]), self.profile.width)
 
     def _entry(self, start):
         """(kind, player, packed move or None, score, (to_move, idle) before, undo count)."""
@@ -346,9 +438,8 @@ class Game:
         """The log's turns, oldest first, as `_entry` tuples."""
         start = 0
         while start < len(self.log):
-            entry = self._entry(start)
-            yield entry
-            start += 10 + (len(entry[2]) if entry[2] else 0)
+            yield self._entry(start)
+            start += self._length(start)
 
     @property
     def history(self):
@@ -358,7 +449,7 @@ class Game:
             k = 0
             for i in range(len(out)):
                 e = out[i]
-                if e[0] in (PLACE, SWAP):
+                if e[0] in (PLACE, SWAP, REPLACE):
                     out[i] = e[:5] + (self.known_undo[k],)
                     k += 1
         return out
@@ -372,30 +463,39 @@ class Game:
         self.version += 1
         start = len(self.log) - self.log[-1]
         entry = self._entry(start)
+        removed = self.removed_at(start) if entry[0] == REPLACE else None
         self.log = bytearray(self.log[:start])  # MicroPython cannot `del` a bytearray slice
         self.turns -= 1
         kind, p, packed, score, prev, undo = entry
-        if self.known and kind in (PLACE, SWAP):
+        if self.known and kind in (PLACE, SWAP, REPLACE):
             undo = self.known_undo.pop()
         self.to_move, self.idle = prev
         self.over = False
         self.pending = []
-        if kind == PLACE:
+        if kind in (PLACE, REPLACE):
             move = Move.from_bytes(packed, self.profile.width)
             self.board.remove(move)
             self.scores[p] -= score
-            if self.known:
+            if self.known and kind == REPLACE:
+                self.racks[p], self.bag = undo[1], undo[2]  # as they were before
+            elif self.known:
                 for chip in reversed(undo):
                     self.racks[p].remove(chip)
                     self.bag.append(chip)
             else:
-                self.racks[p] += len(move) - undo
+                self.racks[p] += self.rack_chips(move) - undo
                 self.bag += undo
             for _, code in move.placements:
                 key = chip_key(code)
                 self.unseen[key] += 1
-                if self.known:
+                if self.known and kind == PLACE and self.rules.from_rack(key):
                     self.racks[p].append(key)
+            if removed is not None:
+                self.board.put(removed)
+                for _, code in removed.placements:
+                    self.unseen[chip_key(code)] -= 1
+                if not self.known:
+                    self.bag -= self.rack_chips(removed)
         elif kind == SWAP and self.known:
             self.racks[p], self.bag = undo[1], undo[2]
         return entry
@@ -410,8 +510,17 @@ class Game:
             total += self.rules.chip_penalty(ch, joker)
         return total
 
+    def last_mover(self):
+        """The player who laid tiles last (0-based), or None if nobody has."""
+        last = None
+        for kind, p, _, _, _, _ in self.entries():
+            if kind in (PLACE, REPLACE):
+                last = p
+        return last
+
     def finish(self, racks=None):
-        """End the game: subtract each rack's penalty (rule 15); returns the penalties.
+        """End the game: subtract each rack's penalty (Calculissimo rule 15), add any end
+        bonus (Cal-Q-Able rule 13: see the ruleset); returns the penalties.
 
         In referee mode `racks` lists each player's leftover faces as read at the end; a
         count that differs from the tracked rack size raises GameStateError.
@@ -432,8 +541,9 @@ class Game:
                     % (p + 1, self.rack_count(p), len(racks[p]))
                 )
         self.penalties = [self.rack_penalty(r) for r in racks]
+        self.bonuses = self.rules.end_bonuses(self, racks)
         for p in range(self.players):
-            self.scores[p] -= self.penalties[p]
+            self.scores[p] += self.bonuses[p] - self.penalties[p]
         self.over = True
         self.pending = []
         return self.penalties

@@ -5,7 +5,10 @@ RecordError whose `path` (keys and indices) locates the offending JSON value.
 
 `replay(record, profile)` checks the record against the profile, then returns a generator
 of the output objects of GAME_RECORD.md: one per record turn, then the final one. Besides
-the normative keys each turn line has `action`: "place", "pass", "swap" or "timeout".
+the normative keys each turn line has `action`: "place", "pass", "swap", "timeout" or
+"replace". Cal-Q-Able adds a turn kind, `{"replace": [[square, face], ...]}`: rule 5's new
+left side of an equation (engine/replacement.py); and its final line adds `bonuses` when
+rule 13 gave the last mover the other racks' values.
 A swap the game refuses (bag too small, more chips than the rack holds) is an illegal turn
 with reason `swap_not_allowed`; under `strict` it costs the turn (`Game.forfeit()`), as an
 illegal placement does.
@@ -17,7 +20,7 @@ illegal move under `strict` is written `{"pass": true, "forfeit": true}` and rep
 from engine import faces, squares
 from engine import verdict as V
 from engine.errors import FaceError, GameStateError, OptionError, RecordError, SquareError
-from engine.game import FORFEIT, PASS, PLACE, SWAP, TIMEOUT, Game
+from engine.game import FORFEIT, PASS, PLACE, REPLACE, SWAP, TIMEOUT, Game
 from engine.move import Move
 from engine.rules import ruleset_for
 
@@ -84,9 +87,9 @@ def read(data, width=15, height=15):
 def _read_turn(turn, path, width, height):
     if not isinstance(turn, dict):
         raise RecordError("a turn is an object", path)
-    kinds = [k for k in (PLACE, PASS, SWAP) if k in turn]
+    kinds = [k for k in (PLACE, PASS, SWAP, REPLACE) if k in turn]
     if len(kinds) != 1:
-        raise RecordError("a turn has exactly one of 'place', 'pass', 'swap'", path)
+        raise RecordError("a turn has exactly one of 'place', 'pass', 'swap', 'replace'", path)
     kind = kinds[0]
     value = turn[kind]
     if kind == PASS:
@@ -100,16 +103,16 @@ def _read_turn(turn, path, width, height):
         if not _is_int(value) or value < 1:
             raise RecordError("'swap' must be a whole number >= 1", path + (SWAP,))
         return Turn(SWAP, turn, count=value)
-    path = path + (PLACE,)
+    path = path + (kind,)
     if not isinstance(value, list):
-        raise RecordError("'place' must be a list of [square, face] pairs", path)
+        raise RecordError("'%s' must be a list of [square, face] pairs" % kind, path)
     for k in range(len(value)):
         _check_pair(value[k], path + (k,), width, height)
     try:
         move = Move.from_pairs(value, width, height)
     except (SquareError, FaceError) as exc:
         raise RecordError(str(exc), path)
-    return Turn(PLACE, turn, move=move)
+    return Turn(kind, turn, move=move)
 
 
 def _check_pair(pair, path, width, height):
@@ -192,8 +195,9 @@ def _turn_line(game, number, turn):
     score = 0
     if game.over:
         reasons = [V.Reason(V.GAME_OVER)]
-    elif turn.kind == PLACE:
-        verdict = game.play(turn.move)
+    elif turn.kind in (PLACE, REPLACE):
+        play = game.play if turn.kind == PLACE else game.replace
+        verdict = play(turn.move)
         runs, reasons, score = verdict.runs, verdict.reasons, verdict.score
     elif turn.kind == SWAP:
         try:
@@ -215,7 +219,7 @@ def _turn_line(game, number, turn):
     }
     if reasons:
         line["reasons"] = [r.to_dict() for r in reasons]
-    elif turn.kind == PLACE:
+    elif turn.kind in (PLACE, REPLACE):
         line["runs"] = [r.to_dict() for r in runs]
     line["action"] = turn.kind
     return line
@@ -225,9 +229,11 @@ def _final_line(game, racks):
     warnings = []
     totals = game.totals()
     penalties = [0] * game.players
+    bonuses = None
     if racks is not None:
         try:
             penalties = list(game.finish(racks))
+            bonuses = game.bonuses
             totals = game.totals()
         except GameStateError as exc:
             # The racks disagree with the tracked rack sizes: charge what they hold anyway.
@@ -235,6 +241,8 @@ def _final_line(game, racks):
             penalties = [game.rack_penalty(r) for r in racks]
             totals = [totals[p] - penalties[p] for p in range(game.players)]
     line = {"final": True, "totals": totals, "penalties": penalties}
+    if bonuses is not None and any(bonuses):
+        line["bonuses"] = bonuses  # Cal-Q-Able rule 13: the last mover's gain
     if warnings:
         line["warnings"] = warnings
     return line
@@ -255,8 +263,8 @@ def write(game, turns_meta=None, racks=None):
     for k in range(len(game.history)):
         kind, _, packed, _, _, undo = game.history[k]
         meta = turns_meta[k] if turns_meta and k < len(turns_meta) and turns_meta[k] else {}
-        if kind == PLACE:
-            turn = {PLACE: Move.from_bytes(packed, width).pairs()}
+        if kind in (PLACE, REPLACE):
+            turn = {kind: Move.from_bytes(packed, width).pairs()}
         elif kind == SWAP:
             turn = {SWAP: undo if _is_int(undo) else undo[0]}
         else:
@@ -266,7 +274,7 @@ def write(game, turns_meta=None, racks=None):
             elif kind == FORFEIT:
                 turn["forfeit"] = True
         for key in meta:
-            if key not in turn and key not in (PLACE, PASS, SWAP):
+            if key not in turn and key not in (PLACE, PASS, SWAP, REPLACE):
                 turn[key] = meta[key]
         turns.append(turn)
     data = {

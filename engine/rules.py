@@ -17,10 +17,12 @@ class Ruleset:
     name = ""
     alphabet = ""  # internal face characters allowed on the board
     option_choices = OPTION_CHOICES
+    option_defaults = ()  # type: tuple  # (key, default) pairs: options beyond the profile's
 
     def __init__(self, profile, options=None):
         self.profile = profile
-        opts = dict(profile.options)
+        opts = dict(self.option_defaults)
+        opts.update(profile.options)
         if options:
             for key, value in options.items():
                 if key not in opts:
@@ -47,9 +49,34 @@ class Ruleset:
         """(reasons, run_scores, total) for the runs a placement forms; `new` is its squares."""
         raise NotImplementedError
 
-    def bonus_points(self, placed, rack_size):
-        """Points added for laying `placed` chips from a rack of `rack_size`."""
+    def bonus_points(self, move, game):
+        """Points added for laying `move` in `game` now."""
         return 0
+
+    replacement_bonus = 0  # points for a rule-5 replacement; 0: the game has no such move
+
+    def chips(self):
+        """The chip set in play, face -> count (a game option may shorten it)."""
+        return self.profile.chips
+
+    def rack_size(self):
+        """Chips on a full rack."""
+        return self.profile.rack_size
+
+    def from_rack(self, key):
+        """Whether a chip of this face is held on a rack (else taken from an open supply)."""
+        return True
+
+    def deal(self, bag, players):
+        """Known racks: fill every rack from the shuffled `bag` (taking from its end)."""
+        racks = []
+        for _ in range(players):
+            racks.append([bag.pop() for _ in range(self.rack_size())])
+        return racks
+
+    def end_bonuses(self, game, racks):
+        """Points each player gains when the game ends, given the faces left on the racks."""
+        return [0] * game.players
 
     def bonus_turn(self, placed, rack_size):
         """Whether the mover plays again at once."""

@@ -1,9 +1,12 @@
 """A refereed game's whole state as compact bytes, and back (for the journal and resume).
 
 Layout (version 1; integers big-endian):
-  b"CQS" version players to_move idle first flags(bit0 over, bit1 penalties) bag(2)
+  b"CQS" version players to_move idle first flags bag(2)
   precedence(1: 0 standard, 1 mul_first) strict(1) turn_seconds(2) swap_min_bag(1)
+  flags: bit0 over, bit1 penalties, bit2 end bonuses, bit3 Cal-Q-Able options
+  Cal-Q-Able options if bit3: advanced(1) equals(1)
   scores: players x 4 (two's complement)   racks: players x 1   penalties: players x 2 if set
+  end bonuses: players x 2 if set
   board: width*height cell codes
   turns(2), then the game's log as it is (engine.game: about 17 bytes a turn)
 The chips not yet on the board are recomputed from the profile's chip set on restore.
@@ -11,7 +14,7 @@ Only referee mode is stored: a known-rack (self-play) game raises GameStateError
 """
 
 from engine.errors import GameStateError, OptionError
-from engine.game import KINDS, Game, chip_key
+from engine.game import KINDS, REPLACE, Game, chip_key
 
 MAGIC = b"CQS"
 VERSION = 1
@@ -34,17 +37,22 @@ def encode(game):
         raise GameStateError("only a refereed game can be saved")
     o = game.options
     out = bytearray(MAGIC)
+    extra = "advanced" in o
     flags = (1 if game.over else 0) | (2 if game.penalties is not None else 0)
+    flags |= (4 if game.bonuses is not None else 0) | (8 if extra else 0)
     out += bytes([VERSION, game.players, game.to_move, game.idle, game.first, flags])
     out += _u(game.bag, 2)
     out += bytes([_PRECEDENCE.index(o["precedence"]), 1 if o["strict"] else 0])
     out += _u(o["turn_seconds"], 2) + bytes([o["swap_min_bag"]])
+    if extra:
+        out += bytes([1 if o["advanced"] else 0, o["equals"]])
     for s in game.scores:
         out += _u(s & 0xFFFFFFFF, 4)
     out += bytes(game.racks)
-    if game.penalties is not None:
-        for pen in game.penalties:
-            out += _u(pen, 2)
+    for extra_points in (game.penalties, game.bonuses):
+        if extra_points is not None:
+            for points in extra_points:
+                out += _u(points, 2)
     out += game.board.cells
     out += _u(game.turns, 2)
     out += game.log
@@ -74,23 +82,30 @@ def _decode(profile, data):
         "turn_seconds": _read(data, 13, 2),
         "swap_min_bag": data[15],
     }
+    flags = data[8]
+    pos = 16
+    if flags & 8:
+        options["advanced"] = bool(data[16])
+        options["equals"] = data[17]
+        pos = 18
     game = Game(profile, n, options, first=data[7])
     game.to_move = data[5]
     game.idle = data[6]
-    flags = data[8]
     game.over = bool(flags & 1)
     game.bag = _read(data, 9, 2)
-    _need(game.to_move < n and game.idle <= n and flags < 4, "turn state")
-    pos = 16
+    _need(game.to_move < n and game.idle <= n and flags < 16, "turn state")
     for p in range(n):
         s = _read(data, pos, 4)
         game.scores[p] = s - (1 << 32) if s & 0x80000000 else s
         pos += 4
     game.racks = list(data[pos : pos + n])
-    _need(len(game.racks) == n and max(game.racks) <= profile.rack_size, "rack sizes")
+    _need(len(game.racks) == n and max(game.racks) <= game.rack_size, "rack sizes")
     pos += n
     if flags & 2:
         game.penalties = [_read(data, pos + 2 * p, 2) for p in range(n)]
+        pos += 2 * n
+    if flags & 4:
+        game.bonuses = [_read(data, pos + 2 * p, 2) for p in range(n)]
         pos += 2 * n
     size = profile.width * profile.height
     cells = game.board.cells
@@ -115,6 +130,9 @@ def _decode(profile, data):
         _need(start + 10 <= len(log) and log[start] < len(KINDS), "log entry kind")
         _need(log[start + 1] < n and log[start + 2] < n and log[start + 3] <= n, "log players")
         length = 10 + 3 * log[start + 8]
+        if KINDS[log[start]] == REPLACE:
+            _need(start + length < len(log), "log entry")
+            length += 1 + 3 * log[start + length - 1]
         _need(start + length <= len(log) and log[start + length - 1] == length, "log entry")
         start += length
     if start != len(game.log):

@@ -6,8 +6,9 @@ running totals, the runs scored), then a table of totals and end penalties and t
 
 
 def _move_text(turn):
-    if turn.kind == "place":
-        return " ".join(sq + ":" + face for sq, face in turn.move.pairs())
+    if turn.kind in ("place", "replace"):
+        text = " ".join(sq + ":" + face for sq, face in turn.move.pairs())
+        return text if turn.kind == "place" else "rule 5: " + text
     if turn.kind == "swap":
         return "swap %d" % turn.count
     return turn.kind
@@ -36,6 +37,9 @@ def turn_line(turn, line, width):
     if line["legal"]:
         result = "%7d" % line["score"]
         detail = "; ".join(_run_text(r) for r in line.get("runs", []))
+        extra = line["score"] - sum(r["score"] for r in line.get("runs", []))
+        if extra:
+            detail += "; bonus +%d" % extra
     else:
         result = "ILLEGAL"
         detail = ", ".join(_reason_text(r) for r in line["reasons"])
@@ -46,10 +50,13 @@ def turn_line(turn, line, width):
 def final_lines(final):
     totals = final["totals"]
     penalties = final["penalties"]
-    out = ["", "player   score  penalty   total"]
+    bonuses = final.get("bonuses") or [0] * len(totals)
+    out = ["", "player   score  penalty    bonus   total"]
     for p in range(len(totals)):
-        before = totals[p] + penalties[p]
-        out.append("P%-5d %7d  %7d  %6d" % (p + 1, before, penalties[p], totals[p]))
+        before = totals[p] + penalties[p] - bonuses[p]
+        out.append(
+            "P%-5d %7d  %7d  %7d  %6d" % (p + 1, before, penalties[p], bonuses[p], totals[p])
+        )
     best = max(totals)
     winners = ["P%d" % (p + 1) for p in range(len(totals)) if totals[p] == best]
     label = "Winner" if len(winners) == 1 else "Tie"

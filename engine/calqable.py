@@ -1,0 +1,163 @@
+"""Cal-Q-Able: every run is a true equation, scored by the tiles' value numbers (RULES.md).
+
+Validity is engine/equation.py: one `=`, multi-digit numbers without leading zeros, the
+fraction bar, exact rational equality. A move scores, for every run that contains a new
+tile, the sum of its tiles' values, each new tile on a tile premium (orange ×2, yellow ×3)
+counted that many times, times every equation premium (blue ×2, green ×3) under the run's
+new tiles. A premium square under a new tile that lies on two of the move's runs counts in
+both (Cal-Q-Able has no rule like Calculissimo's rule 14; as in the word games it follows).
+
+Tiles come in groups (profile `tiles`): fawn digits, white operators and fraction bars,
+grey `=`. A rack holds 7 fawn and 2 white (profile `rack`); the `=` tiles lie face up beside
+the board and are taken as needed, so they never go in the bag or on a rack. With the
+`advanced` option the rack is `advanced_rack` (the nine plus three grey), and then `=` tiles
+are drawn like any other. Option `equals` (rule 14: a shorter game) keeps only that many
+`=` tiles in play (0: all of them).
+
+Bonuses: +50 for laying every tile of a full rack in one move (rule 8); +20 for a rule-5
+replacement (engine/replacement.py). End (rule 13): no penalties; the last player to have
+laid tiles gains the value of the tiles left on the other racks.
+"""
+
+from engine import equation, faces
+from engine import verdict as V
+from engine.errors import OptionError, ProfileError
+from engine.profile import CHIP
+from engine.rules import Ruleset, register
+
+ALL_RACK_BONUS = 50
+REPLACEMENT_BONUS = 20
+
+
+def _face_key(text):
+    ch, joker = faces.parse(text)
+    return faces.JOKER if joker else ch
+
+
+@register
+class Calqable(Ruleset):
+    name = "calqable"
+    alphabet = "0123456789+-*:/="
+    option_defaults = (("advanced", False), ("equals", 0))
+    replacement_bonus = REPLACEMENT_BONUS
+
+    def __init__(self, profile, options=None):
+        Ruleset.__init__(self, profile, options)
+        extra = profile.extra
+        tiles = extra.get("tiles")
+        if not isinstance(tiles, dict):
+            raise ProfileError("profile: a Cal-Q-Able profile needs 'tiles'")
+        self.values = {}
+        self.groups = {}
+        for text, entry in tiles.items():
+            key = _face_key(text)
+            self.values[key] = entry["value"]
+            self.groups[key] = entry["group"]
+        rack = extra["advanced_rack" if self.options["advanced"] else "rack"]
+        self.rack = rack  # group -> tiles of that group on a full rack
+        self.values_by_code = bytearray(128)
+        for key, value in self.values.items():
+            self.values_by_code[ord(key)] = value
+
+    def check_options(self, opts):
+        opts = Ruleset.check_options(self, opts)
+        if opts.get("advanced") not in (False, True):
+            raise OptionError("option 'advanced' must be true or false", "advanced")
+        equals = opts.get("equals")
+        if not isinstance(equals, int) or isinstance(equals, bool) or not 0 <= equals <= 255:
+            raise OptionError("option 'equals' must be a whole number 0-255", "equals")
+        return opts
+
+    # ----- the set and the racks ------------------------------------------------------------
+
+    def chips(self):
+        chips = dict(self.profile.chips)
+        keep = self.options["equals"]
+        if keep and chips.get(faces.EQUALS, 0) > keep:
+            chips[faces.EQUALS] = keep
+        return chips
+
+    def rack_size(self):
+        return sum(self.rack.values())
+
+    def from_rack(self, key):
+        return key != faces.EQUALS or "grey" in self.rack
+
+    def deal(self, bag, players):
+        """Each rack gets its count of every group, taken from the end of the shuffled bag."""
+        racks = []
+        for _ in range(players):
+            rack = []
+            for group in sorted(self.rack):
+                for _ in range(self.rack[group]):
+                    k = len(bag) - 1
+                    while k >= 0 and self.groups.get(bag[k]) != group:
+                        k -= 1
+                    if k >= 0:
+                        rack.append(bag.pop(k))
+            racks.append(rack)
+        return racks
+
+    # ----- judging and scoring --------------------------------------------------------------
+
+    def face_reasons(self, move):
+        reasons = []
+        for _, code in move.placements:
+            if code & faces.JOKER_BIT or chr(code & 0x7F) not in self.alphabet:
+                reasons.append(V.Reason(V.BAD_FACE))
+        return reasons
+
+    def score_runs(self, board, runs, new):
+        cells = board.cells
+        profile = self.profile
+        prem = profile.premiums
+        kinds = profile.kinds
+        factors = profile.factors
+        values = self.values_by_code
+        reasons = []
+        scores = []
+        total = 0
+        for run in runs:
+            squares = run.indices()
+            codes = bytes([cells[i] for i in squares])
+            problem = equation.check(codes.decode())
+            if problem is not None:
+                reasons.append(V.Reason(problem, run=run.name, where=squares))
+                continue
+            face_sum = 0
+            sum_ = 0
+            mult = 1
+            for k in range(len(squares)):
+                i = squares[k]
+                value = values[codes[k] & 0x7F]
+                face_sum += value
+                p = prem[i] if i in new else 0
+                if p and kinds[p] == CHIP:
+                    value *= factors[p]
+                elif p:
+                    mult *= factors[p]
+                sum_ += value
+            scores.append(V.RunScore(run, codes, face_sum, sum_, mult))
+            total += sum_ * mult
+        if reasons:
+            return reasons, [], 0
+        return [], scores, total
+
+    def bonus_points(self, move, game):
+        return ALL_RACK_BONUS if game.rack_chips(move) == self.rack_size() else 0
+
+    # ----- the end (rule 13) ----------------------------------------------------------------
+
+    def chip_penalty(self, ch, joker):
+        return 0
+
+    def end_bonuses(self, game, racks):
+        out = [0] * game.players
+        last = game.last_mover()
+        if last is None:
+            return out
+        for p in range(game.players):
+            if p != last:
+                for text in racks[p]:
+                    out[last] += self.values.get(_face_key(text), 0)
+        return out
