@@ -42,8 +42,15 @@ RESUME = "resume"
 CLEAR = "clear"
 
 _MENU = ("pass", "swap", "back")
-_JOKER_CHOICES = "0123456789+-:"  # a joker is never × (rule 5)
-_ALL_CHOICES = "0123456789+-*:?"
+_MENU_RULE5 = ("pass", "swap", "rule5", "back")  # Cal-Q-Able: rule 5 replacement too
+_FACE_ORDER = "0123456789+-*:/=?"  # the order faces are offered in on the display
+
+
+def face_choices(profile):
+    """(every face of the chip set, the faces a joker may stand for), in display order."""
+    every = "".join(ch for ch in _FACE_ORDER if ch in profile.chips)
+    joker = "".join(ch for ch in every if ch not in "*?")  # a joker is never × (rule 5)
+    return every, joker
 
 
 class Referee:
@@ -60,6 +67,10 @@ class Referee:
         self.verdict = None  # the live preview of the pending move
         self.missing = {}  # committed square lifted -> its cell code
         self.unknown = {}  # square -> why it is unidentified (sensing event kind)
+        self.all_choices, self.joker_choices = face_choices(profile)
+        self.menu = _MENU  # type: tuple
+        self.replacing = False  # Cal-Q-Able rule 5 chosen: lifted left-side tiles are taken
+        self.taken = set()  # committed squares lifted for a rule-5 replacement
         self.picking = None  # [square, choice index, choices, is_joker]: being asked now
         self.picks = []  # (square, face or None) waiting to be asked
         self.menu_at = 0
@@ -86,6 +97,7 @@ class Referee:
     def new_game(self, first=0):
         players = max(self.settings["players"], self.profile.min_players)
         self.game = Game(self.profile, players, self.options(), first=first)
+        self._game_started()
         self._reset_turn()
         self.mode = PLAY
         self.last_move = ()
@@ -103,6 +115,7 @@ class Referee:
     def resume(self, chips_present):
         """Restore the offered game; committed squares not sensed now are missing."""
         self.game = decode(self.profile, self.saved)
+        self._game_started()
         self.saved = None
         game = self.game
         cells = game.board.cells
@@ -121,15 +134,30 @@ class Referee:
             self.mode = PLAY
             self._say_turn()
 
+    def _game_started(self):
+        self.menu = _MENU_RULE5 if self.game.rules.replacement_bonus else _MENU
+        self.replacing = False
+        self.taken = set()
+
     def name(self, p):
         return player_name(self.settings, p)
 
     def _reset_turn(self):
+        self._stop_replacing()
         self.turn_start = self.clock.ticks_ms()
         self.verdict = None
         self.picking = None
         self.picks = []
         self.dirty = True
+
+    def _stop_replacing(self):
+        """Leave rule 5: tiles taken off for it and not replaced must go back."""
+        cells = self.game.board.cells if self.game is not None else None
+        for sq in self.taken:
+            if cells[sq] and sq not in self.missing:
+                self.missing[sq] = cells[sq]
+        self.taken = set()
+        self.replacing = False
 
     def _save(self):
         if self.journal is None:
@@ -184,7 +212,7 @@ class Referee:
                 self.events.emit("wrong_chip", "square", name, "face", face, "want", want)
                 self._say("wrong_chip", name, want)
             return
-        if game.board.cells[sq]:
+        if game.board.cells[sq] and sq not in self.taken:
             return  # a committed chip's magnet flickered back; nothing changed
         if self.mode == TALLY:
             t = self.tally
@@ -230,6 +258,10 @@ class Referee:
             return
         if game.lift(sq):
             self._preview()
+        elif self.replacing and game.board.cells[sq] and sq not in self.missing:
+            self.taken.add(sq)  # rule 5: a tile of the left side taken off
+            self.events.emit("taken", "square", name)
+            self._preview()
         elif game.board.cells[sq] and sq not in self.missing:
             self.missing[sq] = game.board.cells[sq]
             self.events.emit("missing", "square", name)
@@ -259,7 +291,10 @@ class Referee:
             else:
                 self._say_turn()
             return
-        self.verdict = game.preview()
+        if self.replacing:
+            self.verdict = game.check_replace(game.pending_move())[0]
+        else:
+            self.verdict = game.preview()
         v = self.verdict
         if self.mode == PICK:
             self._say_pick()
@@ -274,7 +309,7 @@ class Referee:
     def _ask(self, sq, face):
         """A joker (face "?") or an unread chip (None) needs its face chosen on the display."""
         if self.picking is None:
-            choices = _JOKER_CHOICES if face == "?" else _ALL_CHOICES
+            choices = self.joker_choices if face == "?" else self.all_choices
             self.picking = [sq, 0, choices, face == "?"]
             self.mode = PICK
             self._say_pick()
@@ -316,7 +351,7 @@ class Referee:
         elif button == "ok":
             ch = choices[k]
             if ch == faces.JOKER:  # a Hall-only board's joker: now choose its value
-                self.picking = [sq, 0, _JOKER_CHOICES, True]
+                self.picking = [sq, 0, self.joker_choices, True]
             else:
                 self.game.lay(sq, ch, joker)
                 self._next_pick()
@@ -341,7 +376,14 @@ class Referee:
             if name == "ok":
                 self._confirm()
             elif name == "back" and not self.game.pending:
-                self._open_menu()
+                if self.replacing:
+                    self._stop_replacing()  # what was taken off must go back
+                    if self.missing:
+                        self._say("put_back", self.square_name(min(self.missing)))
+                    else:
+                        self._say_turn()
+                else:
+                    self._open_menu()
         elif mode == MENU:
             self._menu(name)
         elif mode == SWAP:
@@ -366,7 +408,7 @@ class Referee:
             return
         self.mode = MENU
         self.menu_at = 0
-        self._say(_MENU[0])
+        self._say(self.menu[0])
 
     def _confirm(self):
         game = self.game
@@ -379,8 +421,16 @@ class Referee:
             return
         p = game.to_move
         laid = self._laid()
-        text = str(game.pending_move())
-        v = game.commit()
+        move = game.pending_move()
+        text = str(move)
+        if self.replacing:
+            v, removed = game.check_replace(move)
+            if v.legal and {sq for sq, _ in removed.placements} != self.taken:
+                self._say("lift_left")  # every tile before the = comes off, and no other
+                return
+            v = game.replace(move)
+        else:
+            v = game.commit()
         if not v.legal:
             self.verdict = v
             self.events.emit("illegal", "player", p + 1, "move", text, "codes", v.codes())
@@ -390,8 +440,10 @@ class Referee:
                 self._say("illegal", i18n.reason(self.lang, v.reasons[0].code))
             return
         self.last_move = tuple(sq for sq, _ in laid)
+        kind = "replace" if self.replacing else "move"
+        self.taken = set()  # replaced: nothing of it is missing
         self.events.emit(
-            "move", "player", p + 1, "move", text, "score", v.score, "totals", game.totals()
+            kind, "player", p + 1, "move", text, "score", v.score, "totals", game.totals()
         )
         self._save()
         self._reset_turn()
@@ -434,20 +486,24 @@ class Referee:
     def _menu(self, name):
         game = self.game
         if name == "left":
-            self.menu_at = (self.menu_at - 1) % len(_MENU)
+            self.menu_at = (self.menu_at - 1) % len(self.menu)
         elif name == "right":
-            self.menu_at = (self.menu_at + 1) % len(_MENU)
+            self.menu_at = (self.menu_at + 1) % len(self.menu)
         elif name == "back":
             self.mode = PLAY
             self._say_turn()
             return
         elif name == "ok":
-            item = _MENU[self.menu_at]
+            item = self.menu[self.menu_at]
             if item == "pass":
                 p = game.to_move
                 game.pass_turn()
                 self.events.emit("pass", "player", p + 1)
                 self._after_idle_turn()
+            elif item == "rule5":
+                self.mode = PLAY
+                self.replacing = True
+                self._say("rule5_hint")
             elif item == "swap":
                 if not game.can_swap():
                     self._say("no_swap", game.options["swap_min_bag"])
@@ -460,7 +516,7 @@ class Referee:
                 self.mode = PLAY
                 self._say_turn()
             return
-        self._say(_MENU[self.menu_at])
+        self._say(self.menu[self.menu_at])
 
     def _swap(self, name):
         game = self.game
@@ -471,7 +527,7 @@ class Referee:
             self.swap_n = 1 if self.swap_n >= most else self.swap_n + 1
         elif name == "back":
             self.mode = MENU
-            self._say(_MENU[self.menu_at])
+            self._say(self.menu[self.menu_at])
             return
         elif name == "ok":
             p = game.to_move
@@ -549,14 +605,14 @@ class Referee:
     def _tally_button(self, name):
         t = self.tally
         if name == "left":
-            self.tally_choice = (self.tally_choice - 1) % len(_ALL_CHOICES)
+            self.tally_choice = (self.tally_choice - 1) % len(self.all_choices)
         elif name == "right":
-            self.tally_choice = (self.tally_choice + 1) % len(_ALL_CHOICES)
+            self.tally_choice = (self.tally_choice + 1) % len(self.all_choices)
         elif name == "ok":
             if t.done():
                 self._finish()
                 return
-            ch = _ALL_CHOICES[self.tally_choice]
+            ch = self.all_choices[self.tally_choice]
             face = "?" if ch == "?" else faces.display(ch)
             p = t.player
             t.add(face)
@@ -570,5 +626,5 @@ class Referee:
         if t.done():
             self._say_tally()
         else:
-            face = faces.display(_ALL_CHOICES[self.tally_choice])
+            face = faces.display(self.all_choices[self.tally_choice])
             self._say("face", self.name(t.player), face)

@@ -43,6 +43,10 @@ def _parser():
     cmd.add_argument("--profile", metavar="PATH", help="board profile file to use")
     cmd = sub.add_parser("sim", help="the firmware on the simulated board")
     cmd.add_argument("--script", metavar="FILE", help="commands to run ('-': standard input)")
+    cmd.add_argument(
+        "--game", choices=("calculissimo", "calqable"), default="calculissimo",
+        help="the game on the board (calqable plays tests/data/calqable.json)",
+    )  # fmt: skip
     return parser
 
 
@@ -57,11 +61,11 @@ def main(argv=None):
     from host_tools import simboard_cli
 
     if args.script is None:
-        return simboard_cli.main()
+        return simboard_cli.main(game=args.game)
     if args.script == "-":
-        return simboard_cli.main(sys.stdin.read().splitlines())
+        return simboard_cli.main(sys.stdin.read().splitlines(), game=args.game)
     with open(args.script, encoding="utf-8") as f:
-        return simboard_cli.main(f.read().splitlines())
+        return simboard_cli.main(f.read().splitlines(), game=args.game)
 
 
 if __name__ == "__main__":

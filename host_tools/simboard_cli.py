@@ -115,13 +115,68 @@ def demo():
     return lines
 
 
-def main(script=None, out=print):
-    board = SimBoard(P.load(str(PROFILE)), {"players": 4, "turn_seconds": 0})
+def record_script(data, profile):
+    """Commands that play a game record at the board as players would: chips laid and OK,
+    the menu for a pass, a swap or a rule-5 replacement (lifting the old left side), and the
+    leftover chips laid along the bottom row for the end tally."""
+    from engine.game import Game
+    from engine.record import read
+
+    rec = read(data, profile.width, profile.height)
+    game = Game(profile, rec.players, rec.options, first=rec.first)
+    menu = ["pass", "swap", "rule5", "back"] if game.rules.replacement_bonus else []
+    lines = []
+    for turn in rec.turns:
+        if turn.kind in ("pass", "timeout"):
+            lines += ["press back", "press ok", "events"]
+            game.pass_turn()
+            continue
+        if turn.kind == "swap":
+            lines += ["press back", "press right", "press ok"]
+            lines += ["press right"] * (turn.count - 1) + ["press ok", "events"]
+            game.swap(turn.count)
+            continue
+        if turn.kind == "replace":
+            lines += ["press back"] + ["press right"] * menu.index("rule5") + ["press ok"]
+            _, removed = game.check_replace(turn.move)
+            for sq, _ in removed.placements:
+                lines.append("lift " + squares.name(sq, profile.width))
+            game.replace(turn.move)
+        else:
+            game.play(turn.move)
+        for name, face in turn.move.pairs():
+            lines.append("place %s %s" % (name, face))
+        lines += ["show", "press ok", "events"]
+    if rec.end_racks is not None and game.over:
+        free = [sq for sq in range(len(game.board.cells)) if not game.board.cells[sq]]
+        free.reverse()  # from the bottom right: away from the play
+        for rack in rec.end_racks:
+            for face in rack:
+                lines.append("place %s %s" % (squares.name(free.pop(0), profile.width), face))
+        lines += ["press ok", "events"]
+    lines.append("show")
+    return lines
+
+
+def main(script=None, out=print, game="calculissimo"):
+    if game == "calculissimo":
+        board = SimBoard(P.load(str(PROFILE)), {"players": 4, "turn_seconds": 0})
+        lines = demo()
+        title = "The rulebook game on the simulated board (firmware on the twins)."
+    else:
+        import engine.calqable  # noqa: F401  (registers the ruleset)
+
+        profile = P.load(str(PROFILE.parent / (game + ".json")))
+        with open(replay.REPO / "tests" / "data" / (game + ".json"), encoding="utf-8") as f:
+            data = json.load(f)
+        board = SimBoard(profile, {"players": data["players"], "turn_seconds": 0, "game": game})
+        lines = record_script(data, profile)
+        title = "A %s game on the simulated board (tests/data/%s.json)." % (game, game)
     board.boot()
     board.run(50)
     if script is None:
-        out("The rulebook game on the simulated board (firmware on the twins).")
-        run_script(board, demo(), out)
+        out(title)
+        run_script(board, lines, out)
     else:
         run_script(board, script, out)
     return 0

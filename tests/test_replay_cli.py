@@ -267,3 +267,14 @@ def replay_file(path):
     status, out, err = cli("replay", path, "--json")
     assert status == 0, err
     return [json.loads(line) for line in out]
+
+
+def test_sim_plays_a_cal_q_able_record_on_the_board_as_the_engine_replays_it():
+    status, out, err = cli("sim", "--game", "calqable")
+    assert (status, err) == (0, "")
+    events = [json.loads(line) for line in out if line.startswith('{"t"')]
+    played = [(e["ev"], e["score"]) for e in events if e["ev"] in ("move", "replace")]
+    assert played == [("move", 13), ("move", 135), ("move", 13), ("replace", 29)]
+    over = [e for e in events if e["ev"] == "game_over"]
+    _, replayed, _ = cli("replay", REPO / "tests" / "data" / "calqable.json", "--json")
+    assert over[0]["totals"] == json.loads(replayed[-1])["totals"] == [26, 181]
