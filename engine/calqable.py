@@ -14,6 +14,10 @@ the board and are taken as needed, so they never go in the bag or on a rack. Wit
 are drawn like any other. Option `equals` (rule 14: a shorter game) keeps only that many
 `=` tiles in play (0: all of them).
 
+After the first equation, a move's own equation must use a tile already on the board
+(rules 1 and 12: it "crosses an existing equation"); an equation laid parallel to others,
+touching them only through short cross equations, is refused (`not_crossing`).
+
 Bonuses: +50 for laying every tile of a full rack in one move (rule 8); +20 for a rule-5
 replacement (engine/replacement.py). End (rule 13): no penalties; the last player to have
 laid tiles gains the value of the tiles left on the other racks.
@@ -24,6 +28,8 @@ from engine import verdict as V
 from engine.errors import OptionError, ProfileError
 from engine.profile import CHIP
 from engine.rules import Ruleset, register
+
+NOT_CROSSING = "not_crossing"  # a later equation that uses no tile already on the board
 
 ALL_RACK_BONUS = 50
 REPLACEMENT_BONUS = 20
@@ -108,6 +114,15 @@ class Calqable(Ruleset):
         return reasons
 
     def score_runs(self, board, runs, new):
+        # Rules 1 and 12: after the first, an equation crosses one on the board, using one of
+        # its tiles. Touching it only through cross runs (a parallel equation) is not enough.
+        if len(new) > 1 and runs and board.chip_count() > len(new):
+            main = runs[0].indices()
+            for i in main:
+                if i not in new:
+                    break
+            else:
+                return [V.Reason(NOT_CROSSING, run=runs[0].name, where=main)], [], 0
         cells = board.cells
         profile = self.profile
         prem = profile.premiums

@@ -156,6 +156,7 @@ _REASONS = {
         "not_equal": "sides differ",
         "replace_not_before_equals": "not before =",
         "replace_crossed": "tile crosses",
+        "not_crossing": "cross an equation",
     },
     "fr": {
         "malformed": "calcul faux",
@@ -178,6 +179,7 @@ _REASONS = {
         "not_equal": "pas égal",
         "replace_not_before_equals": "pas avant =",
         "replace_crossed": "jeton croisé",
+        "not_crossing": "croisez une égalité",
     },
     "pt": {
         "malformed": "cálculo errado",
@@ -200,6 +202,7 @@ _REASONS = {
         "not_equal": "não é igual",
         "replace_not_before_equals": "não antes do =",
         "replace_crossed": "peça cruzada",
+        "not_crossing": "cruze uma equação",
     },
 }
 

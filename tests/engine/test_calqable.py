@@ -91,11 +91,26 @@ def test_false_and_malformed_equations_are_refused():
 def test_every_run_a_new_tile_touches_must_be_an_equation():
     g = new()
     play(g, "H4:9 H5:- H6:1 H7:= H8:8")
-    # "2=2" down column G is true, but each tile also joins the old column H across:
-    # G6-H6 "21" and G8-H8 "28" have no =, G7-H7 "==" has two.
-    v = play(g, "G6:2 G7:= G8:2")
-    eq(codes(v), ["no_equals", "two_equals", "no_equals"])
-    eq([r.run for r in v.reasons], ["G6-H6", "G7-H7", "G8-H8"])
+    play(g, "F4:3 G4:× I4:= J4:2 K4:7")  # 3 × 9 = 27 across row 4
+    # 4 - 1 = 3 across row 5 through the old − is true, but each new tile also meets row 4:
+    # G4-G5 "×4" and K4-K5 "73" have no =, I4-I5 "=1" and J4-J5 "2=" are malformed.
+    v = play(g, "G5:4 I5:1 J5:= K5:3")
+    eq(codes(v), ["no_equals", "malformed", "malformed", "no_equals"])
+    eq([r.run for r in v.reasons], ["G4-G5", "I4-I5", "J4-J5", "K4-K5"])
+
+
+def test_a_later_equation_must_use_a_tile_on_the_board():
+    g2 = new()
+    play(g2, "H6:2 H7:= H8:2")
+    lay_out(g2, {"F7": "2", "F8": "="})
+    # 2=2 across row 9 also completes 2=2 down columns F and H: every run is true, but the
+    # new equation uses no tile of the board, it only touches them through cross runs.
+    v = g2.check(g2.move("F9:2 G9:= H9:2"))
+    eq(codes(v), ["not_crossing"])
+    eq(v.reasons[0].run, "F9-H9")
+    lay_out(g2, {"E9": "2", "D9": "1"})  # now row 9 holds a tile already on the board
+    v = g2.check(g2.move("F9:2 G9:= H9:2"))  # judged as usual: 122=2, and 2=22 down H
+    eq([(r.code, r.run) for r in v.reasons], [("not_equal", "D9-H9"), ("not_equal", "H6-H9")])
 
 
 def test_no_jokers_in_cal_q_able():
