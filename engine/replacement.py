@@ -28,6 +28,9 @@ def equals_after(board, move):
         return None
     w = board.width
     squares = [i for i, _ in move.placements]
+    for i in squares:
+        if not 0 <= i < len(board.cells):
+            return None  # off the board: no equation to replace
     first, last = squares[0], squares[-1]
     steps = []
     if first // w == last // w:

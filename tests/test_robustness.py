@@ -1,7 +1,7 @@
 """Bad input never crashes the engine: it gets a clear, specific error or a verdict.
 
 Fuzzing with hypothesis (CPython): arbitrary JSON as a game record, arbitrary bytes as a
-record file, arbitrary placements (squares off the board, unknown codes) for `check`,
+record file (Calculissimo and Cal-Q-Able, rule-5 turns included), arbitrary placements (squares off the board, unknown codes) for `check`,
 damaged snapshots, and mutated profiles. The board must say what is wrong and keep its
 last good state, so the only exceptions allowed are the engine's own classes.
 """
@@ -37,7 +37,7 @@ json_values = st.recursive(
 )
 squares = st.sampled_from(["H8", "h9", "A1", "O15", "P1", "Z99", "H0", "", "8H", 7, None])
 faces = st.sampled_from(
-    ["1", "9", "+", "-", "×", "x", "*", ":", "÷", "−", "?7", "?", "?×", "=", "%", 3]
+    ["1", "9", "+", "-", "×", "x", "*", ":", "÷", "−", "?7", "?", "?×", "=", "/", "%", 3]
 )
 records = st.fixed_dictionaries(
     {
@@ -50,6 +50,9 @@ records = st.fixed_dictionaries(
                 ),
                 st.fixed_dictionaries(
                     {"place": st.lists(st.tuples(squares, faces).map(list), max_size=5)}
+                ),
+                st.fixed_dictionaries(
+                    {"replace": st.lists(st.tuples(squares, faces).map(list), max_size=4)}
                 ),
                 st.fixed_dictionaries({"pass": st.sampled_from([True, False, 1])}),
                 st.fixed_dictionaries({"swap": st.sampled_from([1, 3, 7, 0, -1, "3"])}),
@@ -84,10 +87,11 @@ def test_record_shaped_data_reads_and_replays_or_says_why(data):
         rec = record.read(data)
     except RecordError:
         return
-    if rec.game != "calculissimo":
+    if rec.game not in ("calculissimo", "calqable"):
         return
+    profile = default_profile() if rec.game == "calculissimo" else _calqable()
     try:
-        lines = list(record.replay(rec, default_profile()))
+        lines = list(record.replay(rec, profile))
     except RecordError:
         return
     assert lines[-1]["final"] is True
@@ -113,6 +117,17 @@ def test_the_replay_command_never_crashes(tmp_path_factory, blob):
         assert len(out) == 1 and set(out[0]) == {"error", "line"}
     else:
         assert out[-1]["final"] is True
+
+
+_CALQABLE = []
+
+
+def _calqable():
+    import engine.calqable  # noqa: F401  (registers the ruleset)
+
+    if not _CALQABLE:
+        _CALQABLE.append(Profile(profile_data("calqable")))
+    return _CALQABLE[0]
 
 
 def _game_after_rulebook():
@@ -178,3 +193,31 @@ def test_mutated_profile_is_valid_or_a_profile_error(key, value):
         Profile(data)
     except ProfileError as exc:
         assert str(exc).startswith("profile:")
+
+
+def _calqable_game():
+    g = Game(_calqable(), 2)
+    g.play(g.move("H4:9 H5:- H6:1 H7:= H8:8"))
+    g.play(g.move("F4:3 G4:× I4:= J4:2 K4:7"))
+    return g
+
+
+@SETTINGS
+@given(
+    st.lists(
+        st.tuples(st.integers(-3, 230), st.sampled_from(list(b"0123456789+-*:/=?x") + [0xB7])),
+        max_size=9,
+    )
+)
+def test_any_cal_q_able_placement_or_replacement_gives_a_verdict_and_changes_nothing(chips):
+    g = _calqable_game()
+    before = (bytes(g.board.cells), g.bag_count(), list(g.scores), dict(g.unseen))
+    move = Move(chips, g.profile.width)
+    verdict = g.check(move)
+    replace_verdict, _ = g.check_replace(move)
+    assert isinstance(verdict.legal, bool) and isinstance(replace_verdict.legal, bool)
+    assert (bytes(g.board.cells), g.bag_count(), list(g.scores), dict(g.unseen)) == before
+    if replace_verdict.legal:
+        g.replace(move)
+        g.pop()
+        assert (bytes(g.board.cells), g.bag_count(), list(g.scores), dict(g.unseen)) == before
