@@ -193,7 +193,7 @@ class Game:
         if self.over:
             return V.Verdict([V.Reason(V.GAME_OVER)]), None
         if not self.rules.replacement_bonus:
-            return V.Verdict([V.Reason(V.BAD_FACE)]), None
+            return V.Verdict([V.Reason(R.NOT_IN_GAME)]), None
         found = R.equals_after(self.board, move)
         if found is None:
             return V.Verdict([V.Reason(R.NOT_BEFORE_EQUALS)]), None

@@ -18,6 +18,7 @@ from engine import faces
 from engine import verdict as V
 from engine.move import Move
 
+NOT_IN_GAME = "replace_not_in_game"  # the game has no rule 5 (Calculissimo)
 NOT_BEFORE_EQUALS = "replace_not_before_equals"
 CROSSED = "replace_crossed"
 

@@ -284,3 +284,12 @@ def test_a_record_with_a_replacement_replays_and_round_trips():
     written = record.write(g)
     eq(written["turns"], data["turns"][:4])
     eq(written["game"], "calqable")
+
+
+def test_calculissimo_has_no_rule_5():
+    from tests.engine.fixtures import RULEBOOK, new_game
+
+    g = new_game(2)
+    g.play(g.move(RULEBOOK[0]))
+    eq(codes(g.replace(g.move("F8:1"))), ["replace_not_in_game"])
+    eq(g.turns, 1)
