@@ -2,7 +2,7 @@
 #
 # Freezing puts the engine's and the firmware's bytecode and constants in flash, so the heap
 # holds only the game's data: `make bench` measures that at about 45 KB over the rulebook game,
-# against about 157 KB when the same code is loaded from .mpy files into RAM.
+# against about 164 KB when the same code is loaded from .mpy files into RAM.
 #
 # Build, in a MicroPython source tree:
 #   make -C ports/rp2 BOARD=RPI_PICO FROZEN_MANIFEST=/path/to/this/repo/deploy/manifest.py

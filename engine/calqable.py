@@ -61,6 +61,7 @@ class Calqable(Ruleset):
             self.groups[key] = entry["group"]
         rack = extra["advanced_rack" if self.options["advanced"] else "rack"]
         self.rack = rack  # group -> tiles of that group on a full rack
+        self.open_faces = "" if "grey" in rack else faces.EQUALS  # `=` lies face up
         self.values_by_code = bytearray(128)
         for key, value in self.values.items():
             self.values_by_code[ord(key)] = value
@@ -85,9 +86,6 @@ class Calqable(Ruleset):
 
     def rack_size(self):
         return sum(self.rack.values())
-
-    def from_rack(self, key):
-        return key != faces.EQUALS or "grey" in self.rack
 
     def deal(self, bag, players):
         """Each rack gets its count of every group, taken from the end of the shuffled bag."""

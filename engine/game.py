@@ -19,6 +19,7 @@ The chips of the turn being laid are `pending` (`lay`, `lift`, `undo_lay`, `prev
 """
 
 from engine import faces
+from engine import replacement as R
 from engine import verdict as V
 from engine.board import Board
 from engine.errors import GameStateError, IllegalMoveError, OptionError
@@ -125,7 +126,11 @@ class Game:
             self.bag = bag
             self.racks = self.rules.deal(bag, players)  # type: list  # or counts, below
         else:
-            self.bag = len(full_bag(profile, chips, self.rules)) - rack * players
+            in_bag = 0
+            for ch in chips:
+                if self.rules.from_rack(ch):
+                    in_bag += chips[ch]
+            self.bag = in_bag - rack * players
             self.racks = [rack] * players
 
     # ----- state queries -------------------------------------------------------------------
@@ -188,8 +193,6 @@ class Game:
 
     def check_replace(self, move):
         """(Verdict, tiles taken away) for laying `move` as a rule-5 replacement."""
-        from engine import replacement as R
-
         if self.over:
             return V.Verdict([V.Reason(V.GAME_OVER)]), None
         if not self.rules.replacement_bonus:
@@ -256,9 +259,12 @@ class Game:
 
     def rack_chips(self, move):
         """How many of the move's chips come from the rack (not from an open supply)."""
+        open_faces = self.rules.open_faces
+        if not open_faces:
+            return len(move)  # every chip comes from the rack (Calculissimo)
         n = 0
         for _, code in move.placements:
-            if self.rules.from_rack(chip_key(code)):
+            if chip_key(code) not in open_faces:
                 n += 1
         return n
 

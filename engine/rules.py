@@ -63,9 +63,11 @@ class Ruleset:
         """Chips on a full rack."""
         return self.profile.rack_size
 
+    open_faces = ""  # faces taken from an open supply beside the board, never on a rack
+
     def from_rack(self, key):
         """Whether a chip of this face is held on a rack (else taken from an open supply)."""
-        return True
+        return key not in self.open_faces
 
     def deal(self, bag, players):
         """Known racks: fill every rack from the shuffled `bag` (taking from its end)."""

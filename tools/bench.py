@@ -12,7 +12,10 @@ late-game position of tools/positions.py (one seven-chip move, a main run and si
 runs), the same move on a layout with a premium under all six operators (the premium
 search's worst case, 64 assignments; held to (b)'s budget), CPython validations per
 second on (b), and a whole refereed game's state (its snapshot size, and the heap
-allocated to rebuild it from the snapshot).
+allocated to rebuild it from the snapshot). For Cal-Q-Able, with (b)'s budgets: (c) the
+dense position of tools/positions.py (a full rack and an `=` across row 6: a 12-tile main
+equation and seven cross equations) and (d) a rule-5 replacement on the same board
+(`check_replace`: three tiles taken away, five laid).
 And the firmware (tools/fwbench.py): one presence scan and debounce of 225 squares, and the
 fuel from a chip's placement being sensed to its LED frame being ready, each with the
 simulated parts' own fuel taken off; and the firmware's heap over the rulebook game with the
@@ -43,6 +46,12 @@ from engine import profile, snapshot
 from engine.game import Game
 from tools import positions
 prof = profile.load("/input/hardware/profiles/calculissimo.json")
+"""
+# Added to the set-up of the Cal-Q-Able figures only: loading a second ruleset and profile in
+# every run would move the other figures (the rulebook moves by 2-13 %).
+_CALQABLE_SETUP = """
+import engine.calqable
+cprof = profile.load("/input/hardware/profiles/calqable.json")
 """
 
 
@@ -99,6 +108,25 @@ def worst():
         "g = positions.dense_game(Game(wp, 2))\nm = g.move(positions.DENSE_MOVE)\n"
     )
     fuel, heap, score = _measure(setup, "g.check(m).score")
+    return {"fuel": fuel, "heap": heap, "score": int(score)}
+
+
+def calqable_dense():
+    setup = _CALQABLE_SETUP + (
+        "g = positions.calqable_dense_game(Game(cprof, 2))\n"
+        "m = g.move(positions.CALQABLE_DENSE_MOVE)\n"
+    )
+    fuel, heap, score = _measure(setup, "g.check(m).score")
+    return {"fuel": fuel, "heap": heap, "score": int(score)}
+
+
+def calqable_replace():
+    setup = _CALQABLE_SETUP + (
+        "board, text = positions.CALQABLE_REPLACE\n"
+        "g = positions.lay_out(Game(cprof, 2), board)\n"
+        "m = g.move(text)\n"
+    )
+    fuel, heap, score = _measure(setup, "g.check_replace(m)[0].score")
     return {"fuel": fuel, "heap": heap, "score": int(score)}
 
 
@@ -245,6 +273,8 @@ def main():
         "rulebook": rulebook_moves(),
         "dense": dense(),
         "worst": worst(),
+        "calqable_dense": calqable_dense(),
+        "calqable_replace": calqable_replace(),
         "cpython_dense_per_second": round(cpython_rate()),
         "state": game_state(),
         "firmware": firmware_costs(),
@@ -262,7 +292,12 @@ def main():
             failures.append("%s: %d fuel > %d" % (name, m["fuel"], BUDGET_MOVE_FUEL))
         if m["heap"] > BUDGET_VALIDATE_HEAP:
             failures.append("%s: heap %d > %d" % (name, m["heap"], BUDGET_VALIDATE_HEAP))
-    for key, label in (("dense", "dense 7 chips"), ("worst", "worst-case premiums")):
+    for key, label in (
+        ("dense", "dense 7 chips"),
+        ("worst", "worst-case premiums"),
+        ("calqable_dense", "calqable dense"),
+        ("calqable_replace", "calqable replace"),
+    ):
         d = results[key]
         name = "%s (%d pts)" % (label, d["score"])
         print("%-28s %12d %8.1f %10d" % (name, d["fuel"], d["fuel"] / FUEL_PER_MS, d["heap"]))

@@ -6,6 +6,9 @@
   (columns B, D, F, H, J, L, rows 1-5). The new operators on B2 (purple) and H2 (yellow)
   each lie on two runs, so the shared-premium assignment is searched.
 - WORST_ROW2: the same move on a layout that puts a premium under all six operators.
+- CALQABLE_DENSE_BOARD / CALQABLE_DENSE_MOVE: a late Cal-Q-Able position where a full rack
+  and an `=` form a 12-tile main equation and seven cross equations (588 points);
+  CALQABLE_REPLACE: a rule-5 replacement on the same board (74 points).
 """
 
 RULEBOOK = (
@@ -61,3 +64,60 @@ def lay_out(game, layout):
 def dense_game(game):
     """Lay DENSE_BOARD straight onto a fresh referee-mode game and return it."""
     return lay_out(game, DENSE_BOARD)
+
+
+# ----- Cal-Q-Able (default profile hardware/profiles/calqable.json) ---------------------------
+#
+# CALQABLE_DENSE_BOARD: a late-game board of 55 tiles on which every run is a true equation
+# and the start square H8 is covered. CALQABLE_DENSE_MOVE lays a full rack (7 4 5 2 1 3 8,
+# / and ×: nine rack tiles, +50) and an `=` from the supply on the squares marked * in row
+# 6. The main run C6-N6 is 7452/6 = 9 × 138 through the old 6 on H6 and 9 on J6. Seven new
+# tiles also lie on cross runs, each a true equation: D6-D13 45×0=6-6, F6-F13 22×0+6=6,
+# G1-G7 3+6=9/1, I5-I7 3=3, K5-K11 1×7+2=9, L1-L6 0=0÷21 and N6-N14 824×0+5=5. It covers
+# the green D6 and L6 (equation ×3, and each also under a cross run, so the premium counts
+# in both runs) and the yellow F6 and N6 (tile ×3). It scores 588 (tests/engine/
+# test_calqable_positions.py has the arithmetic).
+#
+#      A B C D E F G H I J K L M N O
+#  1   . . . . . . 3 . . . . 0 . . .
+#  2   . . . . . . + . . . . = . . .
+#  3   . . . . . . 6 . . . . 0 . . .
+#  4   . . . . . 2 = 2 . 9 . ÷ . . .
+#  5   . . . . . . 9 + 3 = 1 2 . . .
+#  6   . . * * * * * 6 * 9 * * * * .
+#  7   . . . 5 . 2 1 = 3 × 7 . . 2 .
+#  8   . . . × . × . 8 . 1 + 3 = 4 .
+#  9   . . . 0 . 0 . . . . 2 . . × .
+# 10   . . . = . + . . . . = . . 0 .
+# 11   . . . 6 = 6 . . . . 9 . . + .
+# 12   . . . - . = . . . . . . . 5 .
+# 13   . . . 6 . 6 . . . . . . . = .
+# 14   . . . . . . . . . . . . . 5 .
+CALQABLE_DENSE_BOARD = {
+    "G1": "3", "G2": "+", "G3": "6", "G4": "=", "G5": "9", "G7": "1",
+    "F4": "2", "H4": "2",
+    "H5": "+", "H6": "6", "H7": "=", "H8": "8",
+    "I5": "3", "I7": "3",
+    "J4": "9", "J5": "=", "J6": "9", "J7": "×", "J8": "1",
+    "K5": "1", "L5": "2",
+    "L1": "0", "L2": "=", "L3": "0", "L4": "÷",
+    "F7": "2",
+    "K7": "7", "K8": "+", "K9": "2", "K10": "=", "K11": "9",
+    "L8": "3", "M8": "=",
+    "N7": "2", "N8": "4", "N9": "×", "N10": "0", "N11": "+", "N12": "5", "N13": "=",
+    "N14": "5",
+    "F8": "×", "F9": "0", "F10": "+", "F11": "6", "F12": "=", "F13": "6",
+    "D7": "5", "D8": "×", "D9": "0", "D10": "=", "D11": "6", "D12": "-", "D13": "6",
+    "E11": "=",
+}  # fmt: skip
+CALQABLE_DENSE_MOVE = "C6:7 D6:4 E6:5 F6:2 G6:/ I6:= K6:× L6:1 M6:3 N6:8"
+
+# A rule-5 replacement on the same board: the tiles 5 × 0 before the `=` on D10 (no run
+# crosses them) are taken away and 8 - 2 × 4 is laid on D5-D9, so column D reads
+# 8-2×4=6-6, the same answer (0). The `-` lies on the green D6. Scores 74 with the +20.
+CALQABLE_REPLACE = (CALQABLE_DENSE_BOARD, "D5:8 D6:- D7:2 D8:× D9:4")
+
+
+def calqable_dense_game(game):
+    """Lay CALQABLE_DENSE_BOARD straight onto a fresh referee-mode Cal-Q-Able game."""
+    return lay_out(game, CALQABLE_DENSE_BOARD)
