@@ -94,40 +94,40 @@ def rulebook_moves():
     return out
 
 
-def dense():
-    setup = "g = positions.dense_game(Game(prof, 2))\nm = g.move(positions.DENSE_MOVE)\n"
-    fuel, heap, score = _measure(setup, "g.check(m).score")
+def _judged(setup, op="g.check(m).score"):
+    """Fuel, heap and score of judging the move `m` set up on the game `g`."""
+    fuel, heap, score = _measure(setup, op)
     return {"fuel": fuel, "heap": heap, "score": int(score)}
 
 
+def dense():
+    return _judged("g = positions.dense_game(Game(prof, 2))\nm = g.move(positions.DENSE_MOVE)\n")
+
+
 def worst():
-    setup = (
+    return _judged(
         "import json\n"
         "with open('/input/hardware/profiles/calculissimo.json') as f:\n"
         "    wp = positions.worst_profile(json.load(f))\n"
         "g = positions.dense_game(Game(wp, 2))\nm = g.move(positions.DENSE_MOVE)\n"
     )
-    fuel, heap, score = _measure(setup, "g.check(m).score")
-    return {"fuel": fuel, "heap": heap, "score": int(score)}
 
 
 def calqable_dense():
-    setup = _CALQABLE_SETUP + (
-        "g = positions.calqable_dense_game(Game(cprof, 2))\n"
-        "m = g.move(positions.CALQABLE_DENSE_MOVE)\n"
+    return _judged(
+        _CALQABLE_SETUP
+        + "g = positions.calqable_dense_game(Game(cprof, 2))\n"
+        + "m = g.move(positions.CALQABLE_DENSE_MOVE)\n"
     )
-    fuel, heap, score = _measure(setup, "g.check(m).score")
-    return {"fuel": fuel, "heap": heap, "score": int(score)}
 
 
 def calqable_replace():
-    setup = _CALQABLE_SETUP + (
-        "board, text = positions.CALQABLE_REPLACE\n"
-        "g = positions.lay_out(Game(cprof, 2), board)\n"
-        "m = g.move(text)\n"
+    return _judged(
+        _CALQABLE_SETUP
+        + "board, text = positions.CALQABLE_REPLACE\n"
+        + "g = positions.lay_out(Game(cprof, 2), board)\nm = g.move(text)\n",
+        "g.check_replace(m)[0].score",
     )
-    fuel, heap, score = _measure(setup, "g.check_replace(m)[0].score")
-    return {"fuel": fuel, "heap": heap, "score": int(score)}
 
 
 def cpython_rate(seconds=1.0):
