@@ -19,7 +19,7 @@ ENGINE = (
     " squares.py verdict.py"
 )
 FIRMWARE = (
-    "__init__.py app.py backend_rp2.py buttons.py config.py events.py font.py fsio.py"
+    "__init__.py app.py assemble.py backend_rp2.py buttons.py config.py events.py font.py fsio.py"
     " i18n.py journal.py leds.py main.py pinmap.py presence.py referee.py registry.py"
     " screen.py sensing.py settings.py tally.py"
 )

@@ -34,7 +34,6 @@ code.py runs.
 A code.py of `from firmware.backend_circuitpython import main` then `main()` runs the board.
 """
 
-import sys
 import time
 
 import board
@@ -44,11 +43,7 @@ import neopixel
 import supervisor
 
 from firmware import config
-from firmware.app import App, Hardware
-from firmware.drivers.antenna import AntennaMux
-from firmware.drivers.hc165 import ShiftChain
-from firmware.drivers.pn532 import PN532, ReaderError
-from firmware.drivers.ssd1306 import SSD1306, DisplayError
+from firmware.assemble import assemble
 from firmware.fsio import DeviceFS
 
 _WRAP = 1 << 29  # supervisor.ticks_ms() counts modulo this
@@ -236,7 +231,8 @@ class NeoPixelSink:
 def build(root="/"):
     base = root.rstrip("/")  # "/" -> "": names relative to the current directory
     fs = DeviceFS(base)
-    conf, problems, pins, profile, chips = config.load(fs).parts()
+    cfg = config.load(fs)
+    pins, problems = cfg.pins, cfg.problems
     clock = Clock()
     pr = pins["presence"]
     # Mode 3: the clock idles high, as the 74HC165 wants it while SH/LD rises.
@@ -248,45 +244,9 @@ def build(root="/"):
     except RuntimeError as err:  # e.g. "No pull up found on SDA or SCL"
         problems.append("I2C bus: %s" % err)
         i2c = NoBus()
-    display = SSD1306(i2c, pins["display"]["addr"])
-    try:
-        display.init()
-    except DisplayError as err:
-        problems.append(str(err))
     px = pins["pixels"]
     pixels = NeoPixelSink(_gp(px["pin"]), px["count"], px.get("order", "GRB"))
-    reader = antenna = None
-    nfc = pins.get("nfc")
-    if nfc and conf["sensor"] == "nfc":
-        reset = _out(nfc["reset"], 1) if nfc.get("reset") is not None else None
-        reader = PN532(i2c, clock, nfc["addr"], reset)
-        try:
-            reader.begin()
-        except ReaderError as err:
-            problems.append(str(err))
-        enable = _out(nfc["antenna_enable"], 1) if nfc.get("antenna_enable") is not None else None
-        antenna = AntennaMux(
-            [_out(g) for g in nfc["antenna_row"]], [_out(g) for g in nfc["antenna_col"]], enable
-        )
-    buttons = {}
-    for name, gp in pins["buttons"].items():
-        buttons[name] = _in_pulled_up(gp)
-    hw = Hardware(
-        clock,
-        ShiftChain(spi, latch, pr["chips"]),
-        pixels,
-        display,
-        buttons,
-        fs,
-        sys.stdout.write,
-        reader,
-        antenna,
-        ReaderError,
-        DisplayError,
-        px.get("serpentine", True),
-        pr.get("active_low", True),
-    )
-    return App(hw, profile, conf, problems, chips)
+    return assemble(cfg, fs, clock, spi, latch, i2c, pixels, _out, _in_pulled_up)
 
 
 def main(root="/"):

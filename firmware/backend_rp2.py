@@ -1,22 +1,18 @@
 """The rp2 (Raspberry Pi Pico) backend: real pins and buses from the pin map, then the App.
 
-This is the only firmware module that imports `machine`. Everything it builds is handed to
-`App` through `app.Hardware`, so the rest of the firmware runs unchanged on the twins.
+This is the only firmware module that imports `machine`. It makes the buses and pins;
+firmware/assemble.py makes the rest, as for every backend, and hands it all to `App` through
+`app.Hardware`, so the rest of the firmware runs unchanged on the twins.
 Files on the board's flash: settings.json, chips.json (the registry), pins/<name>.json,
 profiles/<game>.json, and game.dat (the journal).
 """
 
-import sys
 import time
 
 import machine
 
 from firmware import config
-from firmware.app import App, Hardware
-from firmware.drivers.antenna import AntennaMux
-from firmware.drivers.hc165 import ShiftChain
-from firmware.drivers.pn532 import PN532, ReaderError
-from firmware.drivers.ssd1306 import SSD1306, DisplayError
+from firmware.assemble import assemble
 from firmware.drivers.ws2812 import TIMING, WS2812
 from firmware.fsio import DeviceFS
 
@@ -47,7 +43,8 @@ class Clock:
 
 def build(root=""):
     fs = FlashFS(root)
-    conf, problems, pins, board, chips = config.load(fs).parts()
+    cfg = config.load(fs)
+    pins = cfg.pins
     clock = Clock()
     pr = pins["presence"]
     # Mode 3: the clock idles high, as the 74HC165 wants it while SH/LD rises. Every pin
@@ -66,50 +63,17 @@ def build(root=""):
     i2c = machine.I2C(
         bus["id"], sda=machine.Pin(bus["sda"]), scl=machine.Pin(bus["scl"]), freq=bus["freq"]
     )
-    display = SSD1306(i2c, pins["display"]["addr"])
-    try:
-        display.init()
-    except DisplayError as err:
-        problems.append(str(err))
     px = pins["pixels"]
     led_pin = machine.Pin(px["pin"], machine.Pin.OUT)
 
     def write(buf):
         machine.bitstream(led_pin, 0, TIMING, buf)
 
-    reader = antenna = None
-    nfc = pins.get("nfc")
-    if nfc and conf["sensor"] == "nfc":
+    def out_pin(gp, level):
+        return machine.Pin(gp, machine.Pin.OUT, value=level)
 
-        def out(gp, level=0):
-            return machine.Pin(gp, machine.Pin.OUT, value=level)
+    def in_pin(gp):
+        return machine.Pin(gp, machine.Pin.IN, machine.Pin.PULL_UP)
 
-        reset = out(nfc["reset"], 1) if nfc.get("reset") is not None else None
-        reader = PN532(i2c, clock, nfc["addr"], reset)
-        try:
-            reader.begin()
-        except ReaderError as err:
-            problems.append(str(err))
-        enable = out(nfc["antenna_enable"], 1) if nfc.get("antenna_enable") is not None else None
-        antenna = AntennaMux(
-            [out(g) for g in nfc["antenna_row"]], [out(g) for g in nfc["antenna_col"]], enable
-        )
-    buttons = {}
-    for name, gp in pins["buttons"].items():
-        buttons[name] = machine.Pin(gp, machine.Pin.IN, machine.Pin.PULL_UP)
-    hw = Hardware(
-        clock,
-        ShiftChain(spi, latch, pr["chips"]),
-        WS2812(write, px["count"], px.get("order", "GRB")),
-        display,
-        buttons,
-        fs,
-        sys.stdout.write,
-        reader,
-        antenna,
-        ReaderError,
-        DisplayError,
-        px.get("serpentine", True),
-        pr.get("active_low", True),
-    )
-    return App(hw, board, conf, problems, chips)
+    pixels = WS2812(write, px["count"], px.get("order", "GRB"))
+    return assemble(cfg, fs, clock, spi, latch, i2c, pixels, out_pin, in_pin)
