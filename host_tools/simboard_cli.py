@@ -66,7 +66,11 @@ def draw(board):
             row.append(led)
         out.append("%2d %s" % (r + 1, "".join(row)))
     out.append("LEDs: G green, R red, A amber, W white, Y yellow, M magenta, B blue;")
-    out.append("      lower case = dim glow; # = a chip, unlit; %d mA" % board.app.leds.milliamps)
+    leds = board.app.leds
+    out.append("      lower case = dim glow; # = a chip, unlit")
+    out.append(
+        "LED current about %d mA, capped at %d mA" % (leds.milliamps, leds.budget_ua // 1000)
+    )
     return out
 
 
