@@ -150,7 +150,7 @@ class App:
         if action == "resume":
             placed = self.sensing.placed
             try:
-                ref.resume(set(placed))
+                ref.resume(placed)
             except EngineError as err:  # a damaged snapshot: say so and start afresh
                 self.events.emit("journal_problem", "text", str(err))
                 ref.new_game()

@@ -113,7 +113,9 @@ class Referee:
         self._say("resume")
 
     def resume(self, chips_present):
-        """Restore the offered game; committed squares not sensed now are missing."""
+        """Restore the offered game. `chips_present` maps each square sensed now to its face
+        (None if not read). A committed square that is empty now, or that holds a chip read
+        as another face, is missing until its own chip is back."""
         self.game = decode(self.profile, self.saved)
         self._game_started()
         self.saved = None
@@ -121,8 +123,15 @@ class Referee:
         cells = game.board.cells
         self.missing = {}
         for sq in range(len(cells)):
-            if cells[sq] and sq not in chips_present:
+            if not cells[sq]:
+                continue
+            if sq not in chips_present:
                 self.missing[sq] = cells[sq]
+                continue
+            face = chips_present[sq]
+            want = faces.cell_text(cells[sq])
+            if face is not None and face != want and not (face == "?" and want[0] == "?"):
+                self.missing[sq] = cells[sq]  # another chip lies there: the wrong one
         self._reset_turn()
         self.events.emit("resume", "turns", game.turns, "totals", game.totals())
         if game.penalties is not None:

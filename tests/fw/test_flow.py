@@ -144,3 +144,18 @@ def test_flash_full_is_a_message_and_play_goes_on():
     board.press("ok")
     eq(board.screen()[4], "")  # saved again: the alert is gone
     eq(board.app.journal.load()[0] is not None, True)
+
+
+def test_resume_with_another_chip_on_a_committed_square_waits_for_the_right_one():
+    fs = MemFS()
+    first = new_board({"players": 2}, fs=fs)
+    lay(first, RULEBOOK[0])
+    first.press("ok")
+    lying = [p.split(":") for p in RULEBOOK[0].split() if not p.startswith("F8")]
+    board = after_power_cut(fs, lying + [["F8", "7"]])  # a 7 where the 6 was
+    board.press("ok")
+    ref = board.app.referee
+    eq(sorted(ref.missing), [sq("F8")])
+    board.lift(sq("F8"))
+    board.place(sq("F8"), "6")
+    eq(ref.missing, {})
