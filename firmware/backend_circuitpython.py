@@ -101,11 +101,15 @@ def _in_pulled_up(gp):
     return Pin(io)
 
 
-def _lock(bus):
-    """Take a busio lock; OSError(EBUSY) if something else holds it."""
+def _locked(bus, call, *args, **kw):
+    """`call(*args, **kw)` holding the busio lock of `bus`; OSError(EBUSY) if something else
+    holds it."""
     for _ in range(_LOCK_TRIES):
         if bus.try_lock():
-            return
+            try:
+                return call(*args, **kw)
+            finally:
+                bus.unlock()
     raise OSError(_EBUSY)
 
 
@@ -114,20 +118,11 @@ class SPIBus:
 
     def __init__(self, spi, baudrate, polarity=1, phase=1):
         self.spi = spi
-        _lock(spi)
-        try:
-            # The firmware is this bus's only user, so the settings stay between transfers.
-            spi.configure(baudrate=baudrate, polarity=polarity, phase=phase, bits=8)
-        finally:
-            spi.unlock()
+        # The firmware is this bus's only user, so the settings stay between transfers.
+        _locked(spi, spi.configure, baudrate=baudrate, polarity=polarity, phase=phase, bits=8)
 
     def readinto(self, buf, write=0):
-        spi = self.spi
-        _lock(spi)
-        try:
-            spi.readinto(buf, write_value=write)
-        finally:
-            spi.unlock()
+        _locked(self.spi, self.spi.readinto, buf, write_value=write)
 
 
 class I2CBus:
@@ -142,12 +137,7 @@ class I2CBus:
         self.buf = bytearray(size)
 
     def writeto(self, addr, buf, stop=True):
-        i2c = self.i2c
-        _lock(i2c)
-        try:
-            i2c.writeto(addr, buf)
-        finally:
-            i2c.unlock()
+        _locked(self.i2c, self.i2c.writeto, addr, buf)
         return len(buf)
 
     def writevto(self, addr, vector, stop=True):
@@ -162,21 +152,11 @@ class I2CBus:
             m = len(part)
             buf[k : k + m] = part
             k += m
-        i2c = self.i2c
-        _lock(i2c)
-        try:
-            i2c.writeto(addr, buf, end=n)
-        finally:
-            i2c.unlock()
+        _locked(self.i2c, self.i2c.writeto, addr, buf, end=n)
         return n
 
     def readfrom_into(self, addr, buf, stop=True):
-        i2c = self.i2c
-        _lock(i2c)
-        try:
-            i2c.readfrom_into(addr, buf)
-        finally:
-            i2c.unlock()
+        _locked(self.i2c, self.i2c.readfrom_into, addr, buf)
 
 
 class NoBus:
