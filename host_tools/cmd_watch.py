@@ -1,0 +1,12 @@
+"""(being built)"""
+
+HELP = "(being built)"
+
+
+def add_arguments(cmd):
+    pass
+
+
+def run(args):
+    print("watch: not built yet")
+    return 1
