@@ -7,10 +7,13 @@ tick of the main loop (firmware/main.py): scan, debounce and identify chips, rea
 buttons, run the turn clock, then redraw the LEDs and the display if anything changed.
 """
 
-from engine.compat import ticks_diff
+from engine.compat import ticks_add, ticks_diff
 from engine.errors import EngineError
 from firmware import referee as R
+from firmware.archive import Archive
 from firmware.buttons import Buttons
+from firmware.commands import handle
+from firmware.console import Console
 from firmware.journal import Journal, JournalError
 from firmware.leds import Leds
 from firmware.presence import Presence
@@ -27,7 +30,8 @@ class Hardware:
     antenna: `select(square, width)`, `off()`. pixels: `order`, `frame(...)`, `show()` (as
     drivers/ws2812.py). display: `clear_page`, `text`, `show(first, last)` (as
     drivers/ssd1306.py). buttons: name -> pin. fs: firmware.fsio interface. clock:
-    `ticks_ms()`. write: where event lines go.
+    `ticks_ms()`. write: where event lines go. read: `read()` -> the bytes the PC sent
+    since the last call (b"" if none), or None where no commands come (firmware/console.py).
     """
 
     def __init__(
@@ -45,6 +49,7 @@ class Hardware:
         display_error=Exception,
         serpentine=True,
         active_low=True,
+        read=None,
     ):
         self.clock = clock
         self.chain = chain
@@ -59,6 +64,7 @@ class Hardware:
         self.display_error = display_error
         self.serpentine = serpentine
         self.active_low = active_low  # presence inputs read low when a magnet is near
+        self.read = read
 
 
 class App:
@@ -87,6 +93,9 @@ class App:
         self.buttons = Buttons(hw.buttons, hw.clock)
         self.journal = Journal(hw.fs, "game")
         self.referee = R.Referee(profile, settings, hw.clock, self.events, self.journal)
+        self.referee.archive = Archive(hw.fs).add
+        self.console = Console(hw.read) if hw.read is not None else None
+        self.service = None  # a service mode (firmware/service.py) while the PC runs one
         self.leds = Leds(hw.pixels, profile, settings, hw.serpentine)
         self.screen = Screen(hw.display)
         self.problems = list(problems)
@@ -94,6 +103,7 @@ class App:
         self.blink_at = hw.clock.ticks_ms()
         self.display_ok = True
         self.running = True  # the main loop runs while this holds
+        self.restart = False  # the PC asked for a restart: the backend restarts once stopped
         self.steps = 0
         self.shown_left = None  # the turn clock's seconds as last drawn
 
@@ -118,6 +128,13 @@ class App:
         """One tick of the main loop."""
         self.steps += 1
         ref = self.referee
+        if self.console is not None:
+            for msg in self.console.poll():
+                handle(self, msg)
+        if self.service is not None:
+            self._serve()
+            self.events.flush()
+            return
         for event in self.sensing.poll():
             ref.sensed(event)
         for name in self.buttons.poll():
@@ -136,6 +153,50 @@ class App:
                 text = True  # the clock on the display moved on: nothing else changed
         self.refresh(text=text)
         self.events.flush()
+
+    # ----- service modes (firmware/service.py) ---------------------------------------------
+
+    def start_service(self, service):
+        self.service = service
+        self.events.emit("service", "name", service.name)
+
+    def end_service(self):
+        """Back to the game: the referee is told what was laid and lifted meanwhile."""
+        service = self.service
+        if service is None:
+            return
+        self.service = None
+        ref = self.referee
+        # the turn clock stood still while the game waited
+        waited = ticks_diff(self.clock.ticks_ms(), service.started)
+        ref.turn_start = ticks_add(ref.turn_start, waited)
+        for event in service.changes():
+            ref.sensed(event)
+        self.events.emit("service", "name", None)
+        self.screen.lines = None  # the service's lines are on the display: redraw them all
+        self.refresh(force=True)
+
+    def _serve(self):
+        service = self.service
+        for event in self.sensing.poll():
+            service.sensed(event)
+        poll = getattr(service, "poll", None)
+        if poll is not None:
+            poll()
+        for name in self.buttons.poll():
+            if service.button(name):
+                self.end_service()
+                return
+        if service.dirty:
+            service.dirty = False
+            self.leds.paint(service.marks)
+            self.leds.show()
+            if self.display_ok:
+                try:
+                    self.screen.draw(service.lines())
+                except self.hw.display_error as err:
+                    self.display_ok = False
+                    self.events.emit("display_problem", "text", str(err))
 
     def _fresh_game(self):
         """Forget the saved game and start a new one (the board is clear)."""

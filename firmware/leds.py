@@ -169,6 +169,16 @@ class Leds:
                 put(sq, RED)
         return f
 
+    def paint(self, marks):
+        """A frame of the empty board's glow with `marks` (square -> palette index) over it,
+        for the service modes (firmware/service.py)."""
+        f = self.frame
+        f[:] = self.base
+        for sq in marks:
+            f[sq] = marks[sq]
+        self.uses = None  # counted in show
+        return f
+
     def colour_of(self, sq):
         """The full-scale colour composed for a square (before brightness and the cap)."""
         return self.colours[self.frame[sq]]

@@ -82,6 +82,7 @@ class Referee:
         self.turn_start = clock.ticks_ms()
         self.saved = None  # a snapshot offered for resuming
         self.alert = ""  # shown until it no longer holds: the last save failed
+        self.archive = None  # archive(snapshot, racks) keeps a finished game (firmware/archive)
         self.dirty = True  # something to redraw
 
     # ----- games ---------------------------------------------------------------------------
@@ -608,6 +609,12 @@ class Referee:
         penalties = game.finish(self.tally.racks())
         self.events.emit("game_over", "penalties", penalties, "totals", game.totals())
         self._save()
+        if self.archive is not None:
+            try:
+                path = self.archive(encode(game), self.tally.racks())
+                self.events.emit("archived", "path", path)
+            except OSError as err:
+                self.events.emit("save_failed", "error", "could not archive the game (%s)" % err)
         self.mode = OVER
         self._say_result()
 

@@ -20,6 +20,17 @@ def uid_hex(uid):
     return "".join("%02x" % b for b in uid)
 
 
+def face_text(face, where=""):
+    """The registry's spelling of a chip face; RegistryError (after `where`) if it is none."""
+    try:
+        ch, joker = faces.parse(face)
+    except FaceError as err:
+        raise RegistryError("%s%s" % (where, err))
+    if joker and ch != faces.JOKER:
+        raise RegistryError("%sa joker is enrolled as '?'" % where)
+    return faces.JOKER if joker else faces.text(ch)
+
+
 class Registry:
     def __init__(self, chips=None):
         self.chips = {}
@@ -46,13 +57,7 @@ class Registry:
             or any(c not in "0123456789abcdef" for c in uid)
         ):
             raise RegistryError("tag %r: a UID is 4 to 10 bytes in hex" % (uid,))
-        try:
-            ch, joker = faces.parse(face)
-        except FaceError as err:
-            raise RegistryError("tag %s: %s" % (uid, err))
-        if joker and ch != faces.JOKER:
-            raise RegistryError("tag %s: a joker is enrolled as '?'" % uid)
-        self.chips[uid] = faces.JOKER if joker else faces.text(ch)
+        self.chips[uid] = face_text(face, "tag %s: " % uid)
 
     def forget(self, uid):
         self.chips.pop(uid if isinstance(uid, str) else uid_hex(uid), None)

@@ -92,7 +92,10 @@ class Screen:
         Each line is one 8-pixel page of the display, so a changed line is cleared and drawn
         again on its own: drawing text is the slow part (about 13,000 fuel a character).
         """
-        lines = compose(ref)
+        return self.draw(compose(ref))
+
+    def draw(self, lines):
+        """Show eight lines of text, redrawing only the pages that changed."""
         old = self.lines
         if lines == old:
             return False

@@ -54,6 +54,7 @@ class Sensing:
         self.width = width  # squares a row, for the antenna multiplexer
         self.waiting = {}  # square -> ticks when its magnet appeared
         self.placed = {}  # square -> face text (None: not identified)
+        self.uids = {}  # square -> the UID bytes last read there (enrolment, sensor test)
         self.retry = {}  # square -> ticks of the next read attempt
         self.tag_only = {}  # square -> ticks of the next check that its tag is still there
         self.reader_ok = True
@@ -133,6 +134,8 @@ class Sensing:
             self.placed.setdefault(square, None)
             return
         self.reader_ok = True
+        if uid is not None:
+            self.uids[square] = uid
         if uid is None:
             events.append((NO_TAG, square))
             self.placed[square] = None

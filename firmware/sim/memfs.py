@@ -36,10 +36,18 @@ class MemFS:
         return path in self.files
 
     def listdir(self, path=""):
-        return sorted(self.files)
+        """The names directly in folder `path`, as os.listdir gives them."""
+        prefix = path + "/" if path else ""
+        names = set()
+        for name in self.files:
+            if name.startswith(prefix):
+                names.add(name[len(prefix) :].split("/")[0])
+        if path and not names:
+            raise OSError(ENOENT)
+        return sorted(names)
 
     def mkdir(self, path):
-        pass
+        pass  # folders exist while files are in them
 
     def remount(self):
         """As the board's flash after a failed write (firmware/journal.py)."""

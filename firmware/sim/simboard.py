@@ -30,9 +30,10 @@ BUTTONS = ("left", "right", "ok", "back")
 
 
 def chip_tags(profile):
-    """A tag UID for every chip of the set: face text -> list of UIDs (4-byte NXP-style)."""
+    """A tag UID for every chip of the set: face text -> list of UIDs (4-byte NXP-style).
+    The two games' sets get different UIDs, so one registry can hold both."""
     tags = {}
-    serial = 0
+    serial = 0x4000 if profile.game == "calqable" else 0
     for face in sorted(profile.chips):
         from engine import faces
 
@@ -46,16 +47,22 @@ def chip_tags(profile):
 
 
 class SimBoard:
-    def __init__(self, profile, settings=None, fs=None, nfc=True, clock=None, out=None):
+    def __init__(
+        self, profile, settings=None, fs=None, nfc=True, clock=None, out=None, enrolled=True
+    ):
         """`settings` is a dict to validate, or None to boot from the files on `fs` as the
-        backends do (firmware/config.py: settings.json, pins/, profiles/, chips.json)."""
+        backends do (firmware/config.py: settings.json, pins/, profiles/, chips.json).
+        `enrolled`: every chip's tag is enrolled; False uses the registry in chips.json on
+        `fs` (empty if there is none), as a real board would."""
         self.fs = fs if fs is not None else MemFS()
+        registry = None
         if settings is None:
             from firmware import config
 
             cfg = config.load(self.fs)
             self.settings, problems, profile = cfg.settings, cfg.problems, cfg.profile
             nfc = self.settings["sensor"] == "nfc"
+            registry = cfg.chips
         else:
             data = dict(settings)
             if not nfc:
@@ -83,7 +90,7 @@ class SimBoard:
         reader = antenna = None
         self.tags = {}
         self.on_board = {}  # square -> UID of the chip lying there
-        registry = None
+        self.usb_in = bytearray()  # what the PC sent and the firmware has not read yet
         if nfc:
             rows = [SimPin("row%d" % k, 0) for k in range(4)]
             cols = [SimPin("col%d" % k, 0) for k in range(4)]
@@ -94,10 +101,13 @@ class SimBoard:
             reader.begin()
             antenna = AntennaMux(rows, cols, enable)
             self.tags = chip_tags(profile)
-            registry = Registry()
-            for face, uids in self.tags.items():
-                for uid in uids:
-                    registry.enrol(uid, face)
+            if enrolled:
+                registry = Registry()
+                for face, uids in self.tags.items():
+                    for uid in uids:
+                        registry.enrol(uid, face)
+            elif registry is None:
+                registry = Registry()
         self.hw = Hardware(
             clock,
             ShiftChain(self.chain, latch, chips),
@@ -110,8 +120,15 @@ class SimBoard:
             antenna,
             ReaderError,
             DisplayError,
+            read=self._usb_read,
         )
         self.app = App(self.hw, profile, self.settings, problems, registry)
+
+    def _usb_read(self):
+        data = bytes(self.usb_in)
+        if data:
+            self.usb_in = bytearray()
+        return data
 
     # ----- the world acting on the board -----------------------------------------------------
 

@@ -1,0 +1,216 @@
+"""What the board does for each command from the PC (firmware/console.py reads them).
+
+| cmd | keys | reply keys |
+| --- | --- | --- |
+| hello | | version, game, sensor, players, mode, service |
+| ls | | files: [[path, bytes], ...] (settings, registry, pin maps, profiles, journal, games) |
+| get | path | path, text (JSON files) or hex (binary files) |
+| put | path, text | path, restart: true (takes effect at the next start) |
+| state | | mode, snapshot (hex, null before a game), pending (the laid move's text) |
+| enrol | face (null: only report tags), or stop: true | service |
+| diag | on: true/false | service |
+| restart | | (the board restarts after replying) |
+
+`put` accepts settings.json, chips.json and pins/NAME.json only, and checks them with the
+code that reads them at boot (settings, registry, pin map): a file with any problem is
+refused whole, with the problems in `error`, so the PC can never leave a board that boots
+into defaults. It is written to a .new file and renamed over, as the journal is.
+"""
+
+from firmware import pinmap
+from firmware import referee as R
+from firmware import settings as S
+from firmware.registry import RegistryError, loads
+
+try:
+    from binascii import hexlify
+except ImportError:  # not in every port's build
+
+    def hexlify(data):  # type: ignore[misc]
+        return "".join("%02x" % b for b in data).encode()
+
+
+VERSION = "0.4.0"
+ROOT_FILES = ("settings.json", "chips.json", "game.dat")
+FOLDERS = ("pins", "profiles", "games")
+
+
+def handle(app, msg):
+    """Answer one message from the console: a command dict, or a parse error string."""
+    ev = app.events
+    if not isinstance(msg, dict):
+        ev.emit("reply", "id", None, "ok", False, "error", msg)
+        return
+    ident = msg.get("id")
+    fn = _COMMANDS.get(msg["cmd"])
+    if fn is None:
+        ev.emit("reply", "id", ident, "ok", False, "error", "unknown command %s" % msg["cmd"])
+        return
+    try:
+        pairs = fn(app, msg)
+    except (KeyError, TypeError, ValueError) as err:  # a key missing or of the wrong kind
+        pairs = "bad %s command: %s" % (msg["cmd"], err)
+    except OSError as err:
+        pairs = "flash error: %s" % (err,)
+    if isinstance(pairs, str):
+        ev.emit("reply", "id", ident, "ok", False, "error", pairs)
+    else:
+        ev.emit("reply", "id", ident, "ok", True, *pairs)
+
+
+def _hello(app, msg):
+    ref = app.referee
+    return (
+        "version", VERSION,
+        "game", ref.profile.game,
+        "sensor", app.settings["sensor"],
+        "players", app.settings["players"],
+        "mode", ref.mode,
+        "service", app.service.name if app.service else None,
+    )  # fmt: skip
+
+
+def _size(fs, path):
+    data = fs.read(path)
+    return None if data is None else len(data)
+
+
+def _ls(app, msg):
+    fs = app.hw.fs
+    files = []
+    for path in ROOT_FILES:
+        n = _size(fs, path)
+        if n is not None:
+            files.append([path, n])
+    for folder in FOLDERS:
+        try:
+            names = sorted(fs.listdir(folder))
+        except OSError:
+            continue
+        for name in names:
+            if name.endswith(".json") or name.endswith(".dat"):  # noqa: PIE810  (MicroPython: no tuple)
+                path = folder + "/" + name
+                files.append([path, _size(fs, path)])
+    return ("files", files)
+
+
+def _readable(path):
+    """Why the PC may not read `path`, or None: only the board's own data files."""
+    if not isinstance(path, str) or ".." in path or path.startswith("/"):
+        return "no such file"
+    if path in ROOT_FILES:
+        return None
+    folder, _, name = path.partition("/")
+    if folder in FOLDERS and name and "/" not in name:
+        return None
+    return "no such file"
+
+
+def _get(app, msg):
+    path = msg["path"]
+    why = _readable(path)
+    data = None if why else app.hw.fs.read(path)
+    if data is None:
+        return "%s: no such file" % path
+    if path.endswith(".json"):
+        return ("path", path, "text", bytes(data).decode())
+    return ("path", path, "hex", hexlify(data).decode())
+
+
+def problems(path, text):
+    """What is wrong with `text` as the board's file `path`: a list, empty when it is good."""
+    if path == "settings.json":
+        return S.load(text)[1]
+    if path == "chips.json":
+        try:
+            loads(text)
+        except RegistryError as err:
+            return [str(err)]
+        return []
+    if path.startswith("pins/") and path.endswith(".json") and "/" not in path[5:]:
+        import json
+
+        try:
+            return pinmap.check(json.loads(text))
+        except ValueError:
+            return ["%s is not valid JSON" % path]
+    return ["%s cannot be written from the PC" % path]
+
+
+def _put(app, msg):
+    path, text = msg["path"], msg["text"]
+    if not isinstance(path, str) or not isinstance(text, str):
+        return "put needs a path and a text"
+    bad = problems(path, text)
+    if bad:
+        return "; ".join(bad)
+    fs = app.hw.fs
+    if "/" in path:
+        fs.mkdir(path.split("/")[0])
+    fs.write(path + ".new", text.encode())
+    fs.rename(path + ".new", path)
+    return ("path", path, "restart", True)
+
+
+def _state(app, msg):
+    from engine.move import Move
+    from engine.snapshot import encode
+
+    ref = app.referee
+    game = ref.game
+    if game is None:
+        return ("mode", ref.mode, "snapshot", None, "pending", "")
+    pending = str(Move(list(game.pending), game.profile.width)) if game.pending else ""
+    return ("mode", ref.mode, "snapshot", hexlify(encode(game)).decode(), "pending", pending)
+
+
+def _enrol(app, msg):
+    from firmware.service import Enrol
+
+    if msg.get("stop"):
+        app.end_service()
+        return ("service", None)
+    if app.service is not None and app.service.name != "enrol":
+        app.end_service()
+    if app.service is None:
+        if app.referee.mode == R.RESUME:
+            return "answer 'Resume game?' on the board first"
+        app.start_service(Enrol(app))
+    try:
+        app.service.arm(msg.get("face"))
+    except RegistryError as err:
+        return str(err)
+    return ("service", "enrol", "face", app.service.face)
+
+
+def _diag(app, msg):
+    from firmware.service import Diag
+
+    if not msg.get("on"):
+        app.end_service()
+        return ("service", None)
+    if app.service is not None and app.service.name != "diag":
+        app.end_service()
+    if app.service is None:
+        if app.referee.mode == R.RESUME:
+            return "answer 'Resume game?' on the board first"
+        app.start_service(Diag(app))
+    return ("service", "diag")
+
+
+def _restart(app, msg):
+    app.running = False
+    app.restart = True
+    return ()
+
+
+_COMMANDS = {
+    "hello": _hello,
+    "ls": _ls,
+    "get": _get,
+    "put": _put,
+    "state": _state,
+    "enrol": _enrol,
+    "diag": _diag,
+    "restart": _restart,
+}
