@@ -96,6 +96,7 @@ class App:
         self.referee.archive = Archive(hw.fs).add
         self.console = Console(hw.read) if hw.read is not None else None
         self.service = None  # a service mode (firmware/service.py) while the PC runs one
+        self.upload = None  # [path, parts...] of a file coming from the PC in parts
         self.leds = Leds(hw.pixels, profile, settings, hw.serpentine)
         self.screen = Screen(hw.display)
         self.problems = list(problems)

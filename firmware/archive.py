@@ -1,9 +1,10 @@
 """Finished games kept on the board's flash, for the host tools to list and pull.
 
-When a game ends, its final snapshot (engine/snapshot.py) and the racks counted in the end
-tally go to `games/NNN.dat`, numbered up from 001, as a journal record (firmware/journal.py:
+When a game ends, its final snapshot (engine/snapshot.py) and what the snapshot does not
+say go to `games/NNN.dat`, numbered up from 001, as a journal record (firmware/journal.py:
 magic, length, CRC-32), written to a `.new` file and renamed into place. The payload is:
-  snapshot length (u16, big-endian)  snapshot bytes  racks as JSON text ([["5", "+"], []])
+  snapshot length (u16, big-endian)  snapshot bytes  JSON text:
+  {"game": "calculissimo", "profile": "...", "racks": [["5", "+"], []]}
 The racks are needed to write a game record whose replay gives the same penalties
 (GAME_RECORD.md `end.racks`); the snapshot keeps only the points. The oldest games are
 removed beyond `keep`, so the flash never fills with old games.
@@ -16,22 +17,22 @@ from firmware.journal import record, verify
 FOLDER = "games"
 
 
-def encode(snapshot, racks):
+def encode(snapshot, about):
     n = len(snapshot)
-    return bytes(((n >> 8) & 0xFF, n & 0xFF)) + snapshot + json.dumps(racks).encode()
+    return bytes(((n >> 8) & 0xFF, n & 0xFF)) + snapshot + json.dumps(about).encode()
 
 
 def decode(payload):
-    """(snapshot, racks) from an archived payload; ValueError if it does not hold them."""
+    """(snapshot, about) from an archived payload; ValueError if it does not hold them."""
     if len(payload) < 2:
         raise ValueError("archived game too short")
     n = (payload[0] << 8) | payload[1]
     if len(payload) < 2 + n:
         raise ValueError("archived game cut short")
-    racks = json.loads(bytes(payload[2 + n :]).decode())
-    if not isinstance(racks, list):
-        raise ValueError("archived racks are not a list")  # noqa: TRY004  (one error kind)
-    return bytes(payload[2 : 2 + n]), racks
+    about = json.loads(bytes(payload[2 + n :]).decode())
+    if not isinstance(about, dict) or not isinstance(about.get("racks"), list):
+        raise ValueError("archived game has no racks")  # noqa: TRY004  (one error kind)
+    return bytes(payload[2 : 2 + n]), about
 
 
 def _number(name):
@@ -59,7 +60,7 @@ class Archive:
         numbers = sorted(n for n in (_number(name) for name in found) if n)
         return ["%s/%03d.dat" % (FOLDER, n) for n in numbers]
 
-    def add(self, snapshot, racks):
+    def add(self, snapshot, about):
         """Archive a finished game; returns its path. OSError if the flash refused."""
         names = self.names()
         last = _number(names[-1][len(FOLDER) + 1 :]) if names else 0
@@ -70,14 +71,14 @@ class Archive:
             names = self.names()
             last = len(names)
         path = "%s/%03d.dat" % (FOLDER, last + 1)
-        self.fs.write(path + ".new", record(encode(snapshot, racks)))
+        self.fs.write(path + ".new", record(encode(snapshot, about)))
         self.fs.rename(path + ".new", path)
         for old in names[: max(0, len(names) + 1 - self.keep)]:
             self.fs.remove(old)
         return path
 
     def read(self, path):
-        """(snapshot, racks) of an archived game; ValueError naming what is wrong."""
+        """(snapshot, about) of an archived game; ValueError naming what is wrong."""
         data = self.fs.read(path)
         if data is None:
             raise ValueError("%s: no such game" % path)

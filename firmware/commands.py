@@ -5,7 +5,7 @@
 | hello | | version, game, sensor, players, mode, service |
 | ls | | files: [[path, bytes], ...] (settings, registry, pin maps, profiles, journal, games) |
 | get | path | path, text (JSON files) or hex (binary files) |
-| put | path, text | path, restart: true (takes effect at the next start) |
+| put | path, text, more | path, restart: true (takes effect at the next start) |
 | state | | mode, snapshot (hex, null before a game), pending (the laid move's text) |
 | enrol | face (null: only report tags), or stop: true | service |
 | diag | on: true/false | service |
@@ -14,11 +14,12 @@
 `put` accepts settings.json, chips.json and pins/NAME.json only, and checks them with the
 code that reads them at boot (settings, registry, pin map): a file with any problem is
 refused whole, with the problems in `error`, so the PC can never leave a board that boots
-into defaults. It is written to a .new file and renamed over, as the journal is.
+into defaults. It is written to a .new file and renamed over, as the journal is. A file
+longer than a command line comes in parts: each part but the last has `more: true`, and
+the parts are kept in RAM (at most MAX_UPLOAD bytes) until the last one arrives.
 """
 
 from firmware import pinmap
-from firmware import referee as R
 from firmware import settings as S
 from firmware.registry import RegistryError, loads
 
@@ -31,6 +32,7 @@ except ImportError:  # not in every port's build
 
 
 VERSION = "0.4.0"
+MAX_UPLOAD = 16384
 ROOT_FILES = ("settings.json", "chips.json", "game.dat")
 FOLDERS = ("pins", "profiles", "games")
 
@@ -100,8 +102,8 @@ def _readable(path):
         return "no such file"
     if path in ROOT_FILES:
         return None
-    folder, _, name = path.partition("/")
-    if folder in FOLDERS and name and "/" not in name:
+    parts = path.split("/")
+    if len(parts) == 2 and parts[0] in FOLDERS and parts[1]:
         return None
     return "no such file"
 
@@ -120,7 +122,7 @@ def _get(app, msg):
 def problems(path, text):
     """What is wrong with `text` as the board's file `path`: a list, empty when it is good."""
     if path == "settings.json":
-        return S.load(text)[1]
+        return [p.replace("; default kept", "") for p in S.load(text)[1]]
     if path == "chips.json":
         try:
             loads(text)
@@ -141,6 +143,15 @@ def _put(app, msg):
     path, text = msg["path"], msg["text"]
     if not isinstance(path, str) or not isinstance(text, str):
         return "put needs a path and a text"
+    parts = app.upload if app.upload is not None and app.upload[0] == path else [path]
+    app.upload = None
+    parts.append(text)
+    if msg.get("more"):
+        if sum(len(p) for p in parts[1:]) > MAX_UPLOAD:
+            return "%s is longer than %d bytes" % (path, MAX_UPLOAD)
+        app.upload = parts
+        return ("path", path, "more", True)
+    text = "".join(parts[1:])
     bad = problems(path, text)
     if bad:
         return "; ".join(bad)
@@ -173,8 +184,6 @@ def _enrol(app, msg):
     if app.service is not None and app.service.name != "enrol":
         app.end_service()
     if app.service is None:
-        if app.referee.mode == R.RESUME:
-            return "answer 'Resume game?' on the board first"
         app.start_service(Enrol(app))
     try:
         app.service.arm(msg.get("face"))
@@ -192,8 +201,6 @@ def _diag(app, msg):
     if app.service is not None and app.service.name != "diag":
         app.end_service()
     if app.service is None:
-        if app.referee.mode == R.RESUME:
-            return "answer 'Resume game?' on the board first"
         app.start_service(Diag(app))
     return ("service", "diag")
 

@@ -82,7 +82,7 @@ class Referee:
         self.turn_start = clock.ticks_ms()
         self.saved = None  # a snapshot offered for resuming
         self.alert = ""  # shown until it no longer holds: the last save failed
-        self.archive = None  # archive(snapshot, racks) keeps a finished game (firmware/archive)
+        self.archive = None  # archive(snapshot, about) keeps a finished game (firmware/archive)
         self.dirty = True  # something to redraw
 
     # ----- games ---------------------------------------------------------------------------
@@ -611,7 +611,9 @@ class Referee:
         self._save()
         if self.archive is not None:
             try:
-                path = self.archive(encode(game), self.tally.racks())
+                about = {"game": self.profile.game, "profile": self.profile.name}
+                about["racks"] = self.tally.racks()
+                path = self.archive(encode(game), about)
                 self.events.emit("archived", "path", path)
             except OSError as err:
                 self.events.emit("save_failed", "error", "could not archive the game (%s)" % err)

@@ -134,12 +134,12 @@ class Sensing:
             self.placed.setdefault(square, None)
             return
         self.reader_ok = True
-        if uid is not None:
-            self.uids[square] = uid
         if uid is None:
+            self.uids.pop(square, None)
             events.append((NO_TAG, square))
             self.placed[square] = None
             return
+        self.uids[square] = uid
         face = self.registry.face(uid) if self.registry is not None else None
         if face is None:
             from firmware.registry import uid_hex
@@ -170,6 +170,7 @@ class Sensing:
                 self.tag_only[square] = ticks_add(self.clock.ticks_ms(), RETRY_MS)
                 return
         del self.placed[square]
+        self.uids.pop(square, None)
         self.events.append((LIFTED, square))
 
     def _check_tags(self, now):
@@ -187,6 +188,7 @@ class Sensing:
             if uid is None:
                 del self.tag_only[square]
                 del self.placed[square]
+                self.uids.pop(square, None)
                 self.events.append((LIFTED, square))
             else:
                 self.tag_only[square] = ticks_add(now, RETRY_MS)

@@ -71,10 +71,12 @@ class Service:
                 continue
             if sq in self.before:
                 out.append((LIFTED, sq))
-            if face is None and sq in uids and self.app.sensing.reader is not None:
+            if face is not None or self.app.sensing.reader is None:
+                out.append((PLACED, sq, face))  # known, or a Hall-only board asks its face
+            elif sq in uids:
                 out.append((UNKNOWN, sq, uid_hex(uids[sq])))
             else:
-                out.append((PLACED, sq, face))
+                out.append((NO_TAG, sq))
         return out
 
 
@@ -138,7 +140,7 @@ class Enrol(Service):
 
 def save(fs, registry):
     """Write the registry to chips.json atomically (new file, then rename over)."""
-    fs.write("chips.new", registry.to_json())
+    fs.write("chips.new", registry.to_json().encode())
     fs.rename("chips.new", "chips.json")
 
 

@@ -1,12 +1,83 @@
-"""(being built)"""
+"""The board's sensor test: every magnet and tag it senses lights its square.
 
-HELP = "(being built)"
+The board goes into its sensor test mode (firmware/service.py): a square lights white the
+moment its Hall switch sees a magnet, then shows what the NFC reader found there: green a
+known chip, magenta an unknown tag, amber a magnet with no tag, yellow a tag whose magnet
+went, red a reader that does not answer. The PC prints each reading and, at the end, a map
+of the squares that worked, so a maker can walk a chip over every square of a new board and
+see at once which sensors or coils do not.
+
+  diag                   until Ctrl-C (or BACK on the board)
+  diag --seconds 60      stop after 60 s
+"""
+
+import sys
+
+HELP = "the board's sensor test: every magnet or tag lights its square"
+
+_WHAT = {
+    "placed": "chip",
+    "unknown": "unknown tag",
+    "no_tag": "magnet, no tag",
+    "tag_only": "tag, no magnet",
+    "reader_down": "reader silent",
+}
 
 
 def add_arguments(cmd):
-    pass
+    cmd.add_argument("--port", help="the board's serial port (default: the one plugged in)")
+    cmd.add_argument("--seconds", type=float, help="stop after this many seconds")
+
+
+def summary(seen, width, height):
+    """The squares seen working (#) or with a fault (!) during the test, as text lines."""
+    from engine import squares
+
+    marks = {}
+    for name, kind in seen.items():
+        marks[squares.parse(name, width, height)] = "#" if kind == "placed" else "!"
+    out = ["    " + "".join(chr(65 + c) for c in range(width))]
+    for r in range(height):
+        out.append(
+            "%3d %s" % (r + 1, "".join(marks.get(r * width + c, ".") for c in range(width)))
+        )
+    return out
 
 
 def run(args):
-    print("diag: not built yet")
-    return 1
+    import json
+
+    from engine import profile as P
+    from host_tools.link import Link, LinkError
+
+    seen = {}  # square -> the last kind sensed there
+    try:
+        with Link(args.port) as link:
+            game = link.request("hello")["game"]
+            prof = P.Profile(json.loads(link.read_file("profiles/%s.json" % game)))
+            link.request("diag", on=True)
+            print("Sensor test: lay chips or magnets on the board; Ctrl-C ends it.")
+            try:
+                for ev in link.events(args.seconds):
+                    if ev["ev"] == "sensor":
+                        kind = ev["kind"]
+                        if kind != "lifted":
+                            seen[ev["square"]] = kind
+                        what = _WHAT.get(kind, kind)
+                        if kind == "placed" and ev.get("face"):
+                            what = "chip %s" % ev["face"]
+                        uid = " (tag %s)" % ev["uid"] if ev.get("uid") else ""
+                        print("%-4s %s%s" % (ev["square"], what, uid), flush=True)
+                    elif ev["ev"] == "service" and ev.get("name") is None:
+                        print("ended on the board")
+                        break
+            except KeyboardInterrupt:
+                pass
+            link.request("diag", on=False)
+    except LinkError as err:
+        print("diag: %s" % err, file=sys.stderr)
+        return 2
+    good = sum(1 for k in seen.values() if k == "placed")
+    print("%d squares read a chip, %d had a fault:" % (good, len(seen) - good))
+    print("\n".join(summary(seen, prof.width, prof.height)))
+    return 0

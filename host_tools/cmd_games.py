@@ -1,12 +1,200 @@
-"""(being built)"""
+"""The board's saved games: list them, pull them, export them as game records, replay them.
 
-HELP = "(being built)"
+The board keeps each finished game in `games/NNN.dat` (firmware/archive.py) and the game in
+progress in `game.dat` (firmware/journal.py). Both hold the engine's snapshot of the game,
+checked by a CRC-32; an archived game also holds the racks counted at the end.
+
+  games list                       the saved games on the board, with players and totals
+  games pull [NAME ...] [--dir D]  copy games to the PC as they are (default: all, to games/)
+  games export NAME|FILE [-o OUT]  a game as a game record (../shared/GAME_RECORD.md)
+  games replay NAME|FILE           export, then replay and score it offline (a score sheet)
+
+NAME is a board game (`001`, `games/001.dat`, or `current` for game.dat); FILE is a .dat
+pulled earlier, read without a board. Export checks itself: the record is replayed with the
+engine, and its totals must be the board's.
+"""
+
+import json
+import os
+import sys
+
+HELP = "list, pull, export and replay the games saved on the board"
 
 
 def add_arguments(cmd):
+    cmd.add_argument("action", choices=("list", "pull", "export", "replay"))
+    cmd.add_argument("names", nargs="*", help="games: 001, games/001.dat, current, or a file")
+    cmd.add_argument("--port", help="the board's serial port (default: the one plugged in)")
+    cmd.add_argument("--dir", default="games", help="where pull puts the files (games/)")
+    cmd.add_argument("-o", "--out", help="export: the record file (default: standard output)")
+    cmd.add_argument("--game", help="the game of a pulled game.dat (default: calculissimo)")
+
+
+class GameFileError(Exception):
     pass
 
 
+def board_path(name):
+    if name == "current":
+        return "game.dat"
+    if name.isdigit():
+        return "games/%03d.dat" % int(name)
+    if not name.startswith("games/"):
+        name = "games/" + name
+    return name if name.endswith(".dat") else name + ".dat"
+
+
+def decode(data, game=None, profile_text=None):
+    """(Game, about) from a saved game's bytes: an archived game or a journal."""
+    from engine import profile as P
+    from engine import snapshot
+    from engine.errors import EngineError
+    from firmware import archive, journal
+    from host_tools import replay
+
+    payload, problem = journal.verify(data)
+    if problem is not None:
+        raise GameFileError(problem)
+    try:
+        snap, about = archive.decode(payload)
+    except (ValueError, UnicodeError):
+        # not an archived game: the journal of a game in progress
+        snap, about = payload, {"game": game or "calculissimo", "racks": None}
+    game = about.get("game")
+    if game not in ("calculissimo", "calqable"):
+        raise GameFileError("unknown game %r" % (game,))
+    try:
+        if profile_text is not None:
+            prof = P.Profile(json.loads(profile_text))
+        else:
+            prof = P.load(str(replay.profile_file(game, "default")))
+        return snapshot.decode(prof, snap), about
+    except (EngineError, ValueError) as err:
+        raise GameFileError(str(err))
+
+
+def to_record(game, about):
+    """The game record (GAME_RECORD.md) of a saved game."""
+    from engine import record
+    from host_tools import replay
+
+    data = record.write(game, racks=about.get("racks"))
+    local = replay.profile_file(game.profile.game, "default")
+    with open(local, encoding="utf-8") as f:
+        if json.load(f).get("name") == game.profile.name:
+            data["profile"] = "default"  # the game's own profile: replayable anywhere
+    return data
+
+
+def check(game, data):
+    """Replay the record with the engine: its final totals must be the game's."""
+    from engine import record as rec
+
+    record = rec.read(json.loads(json.dumps(data)), game.profile.width, game.profile.height)
+    lines = list(rec.replay(record, game.profile))
+    if game.over and lines[-1]["totals"] != game.totals():
+        raise GameFileError(
+            "the record replays to %s, the board says %s" % (lines[-1]["totals"], game.totals())
+        )
+    return record, lines
+
+
+def _load(name, link, args):
+    """(Game, about, label) for NAME: a local file if one exists, else the board's."""
+    if os.path.isfile(name):
+        with open(name, "rb") as f:
+            return decode(f.read(), args.game) + (name,)
+    if link is None:
+        raise GameFileError("%s: no such file (give --port to read it from the board)" % name)
+    path = board_path(name)
+    data = link.read_file(path)
+    hello = link.request("hello")
+    about_game = hello["game"]
+    game, about = decode(data, about_game, _board_profile(link, data, about_game))
+    return game, about, path
+
+
+def _board_profile(link, data, current):
+    """The board's own profile text for a saved game (the board may differ from the PC)."""
+    from firmware import archive, journal
+
+    payload, _ = journal.verify(data)
+    game = current
+    if payload is not None:
+        try:
+            game = archive.decode(payload)[1].get("game", current)
+        except (ValueError, UnicodeError):
+            pass
+    return link.read_file("profiles/%s.json" % game)
+
+
+def _list(link):
+    files = [f for f in link.request("ls")["files"] if f[0].startswith("games/")]
+    if not files:
+        print("no finished games on the board yet")
+    for path, size in files:
+        try:
+            game, _, _ = _load(path, link, None)
+            what = "%s, %d players, %d turns, totals %s" % (
+                game.profile.game, game.players, game.turns, game.totals()
+            )  # fmt: skip
+        except GameFileError as err:
+            what = "unreadable: %s" % err
+        print("%-14s %6d B  %s" % (path, size, what))
+    return 0
+
+
+def _pull(link, names, folder):
+    if not names:
+        names = [f[0] for f in link.request("ls")["files"] if f[0].startswith("games/")]
+    os.makedirs(folder, exist_ok=True)
+    for name in names:
+        path = board_path(name)
+        data = link.read_file(path)
+        dest = os.path.join(folder, path.split("/")[-1])
+        with open(dest, "wb") as f:
+            f.write(data)
+        print("%s -> %s (%d B)" % (path, dest, len(data)))
+    return 0
+
+
 def run(args):
-    print("games: not built yet")
-    return 1
+    from host_tools.link import Link, LinkError
+
+    names = args.names
+    needs_board = args.action in ("list", "pull") or not all(os.path.isfile(n) for n in names)
+    try:
+        link = Link(args.port) if needs_board else None
+    except LinkError as err:
+        print("games: %s" % err, file=sys.stderr)
+        return 2
+    try:
+        if args.action == "list":
+            return _list(link)
+        if args.action == "pull":
+            return _pull(link, names, args.dir)
+        if len(names) != 1:
+            print("games: %s needs one game" % args.action, file=sys.stderr)
+            return 2
+        game, about, label = _load(names[0], link, args)
+        data = to_record(game, about)
+        record, lines = check(game, data)
+        if args.action == "replay":
+            from host_tools import sheet
+
+            print("\n".join(sheet.render(record, lines)))
+            return 0
+        text = json.dumps(data, indent=1, ensure_ascii=False)
+        if args.out:
+            with open(args.out, "w", encoding="utf-8") as f:
+                f.write(text + "\n")
+            print("%s -> %s: %d turns, totals %s" % (label, args.out, game.turns, game.totals()))
+        else:
+            print(text)
+        return 0
+    except (LinkError, GameFileError) as err:
+        print("games: %s" % err, file=sys.stderr)
+        return 2
+    finally:
+        if link is not None:
+            link.close()

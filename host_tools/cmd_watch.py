@@ -1,12 +1,162 @@
-"""(being built)"""
+"""A live view of the game on the board, from its USB event stream.
 
-HELP = "(being built)"
+The PC reads the game as the board holds it (its snapshot, over the serial line), draws the
+board and the scores, then follows the events: chips laid and lifted, the live preview,
+moves, passes, swaps, the end. Every committed move is also scored again on the PC with the
+engine, from the PC's own copy of the game, and checked against the points the board gave:
+a family never has to take the board's word for a score.
+
+  watch                  draw the board after every turn, and a line for every event
+  watch --json           the raw event lines, for other programs
+  watch --seconds 30     stop after 30 s (otherwise Ctrl-C)
+"""
+
+import json
+import sys
+
+HELP = "a live view of the game on the board, checked move by move"
+
+TURN_EVENTS = ("move", "replace", "pass", "timeout", "swap", "bonus_turn", "game_over")
 
 
 def add_arguments(cmd):
-    pass
+    cmd.add_argument("--port", help="the board's serial port (default: the one plugged in)")
+    cmd.add_argument("--json", action="store_true", help="print the raw event lines")
+    cmd.add_argument("--seconds", type=float, help="stop after this many seconds")
+
+
+def board_lines(game, pending=()):
+    """The board as text: committed chips, this turn's chips in brackets' stead (lower row)."""
+    from engine import faces
+
+    prof = game.profile
+    w = prof.width
+    pend = dict(pending)
+    out = ["    " + " ".join(chr(65 + c) for c in range(w))]
+    for r in range(prof.height):
+        row = []
+        for c in range(w):
+            sq = r * w + c
+            code = game.board.cells[sq] or pend.get(sq)
+            row.append(faces.cell_text(code)[-1:] if code else ("*" if sq == prof.start else "."))
+        out.append("%3d %s" % (r + 1, " ".join(row)))
+    return out
+
+
+def describe(ev):
+    """One readable line for an event, or None for those drawn otherwise."""
+    kind = ev["ev"]
+    if kind == "placed":
+        return "%s: %s laid" % (ev["square"], ev["face"] if ev["face"] is not None else "a chip")
+    if kind == "lifted":
+        return "%s: lifted" % ev["square"]
+    if kind == "preview":
+        if ev["legal"]:
+            return "  would score %d" % ev["score"]
+        return "  not legal: %s" % ", ".join(ev["codes"])
+    if kind in ("move", "replace"):
+        return "P%d %s %s: %d points, totals %s" % (
+            ev["player"], "plays" if kind == "move" else "replaces", ev["move"], ev["score"],
+            ev["totals"],
+        )  # fmt: skip
+    if kind in ("pass", "timeout", "bonus_turn"):
+        return "P%d: %s" % (ev["player"], kind.replace("_", " "))
+    if kind == "swap":
+        return "P%d swaps %d chips" % (ev["player"], ev["count"])
+    if kind == "illegal":
+        return "P%d: illegal (%s)" % (ev["player"], ", ".join(ev["codes"]))
+    if kind == "game_over":
+        return "Game over: totals %s (penalties %s)" % (ev["totals"], ev["penalties"])
+    if kind == "reply":
+        return None
+    keys = ", ".join("%s %s" % (k, json.dumps(v, ensure_ascii=False)) for k, v in ev.items()
+                     if k not in ("t", "ev"))  # fmt: skip
+    return "%s%s" % (kind, ": " + keys if keys else "")
+
+
+class Watcher:
+    """The PC's copy of the game, kept in step with the board and checking its scores."""
+
+    def __init__(self, link, out=print):
+        self.link = link
+        self.out = out
+        self.profile = None
+        self.game = None
+        self.checked = 0
+        self.mismatches = 0
+
+    def sync(self):
+        """Read the board's game afresh (its snapshot), and draw it."""
+        from engine import profile as P
+        from engine import snapshot
+
+        game_name = self.link.request("hello")["game"]
+        if self.profile is None or self.profile.game != game_name:
+            text = self.link.read_file("profiles/%s.json" % game_name)
+            self.profile = P.Profile(json.loads(text))
+        state = self.link.request("state")
+        if state["snapshot"] is None:
+            self.game = None
+            self.out("(no game yet: the board is in mode %s)" % state["mode"])
+            return
+        self.game = snapshot.decode(self.profile, bytes.fromhex(state["snapshot"]))
+        g = self.game
+        for line in board_lines(g):
+            self.out(line)
+        marks = ["%s%d" % (">" if p == g.to_move and not g.over else " ", t)
+                 for p, t in enumerate(g.totals())]  # fmt: skip
+        self.out("scores: %s   bag %d" % ("  ".join(marks), g.bag_count()))
+
+    def check(self, ev):
+        """Score a committed move on the PC and compare it with the board's."""
+        game = self.game
+        if game is None:
+            return
+        try:
+            move = game.move(ev["move"])
+            if ev["ev"] == "replace":
+                verdict, _ = game.check_replace(move)
+            else:
+                verdict = game.check(move)
+        except Exception as err:  # noqa: BLE001  (any engine error is a disagreement to report)
+            self.mismatches += 1
+            self.out("  !! the PC cannot read this move: %s" % err)
+            return
+        self.checked += 1
+        if verdict.legal and verdict.score == ev["score"]:
+            self.out("  checked: the PC scores it %d too" % verdict.score)
+        else:
+            self.mismatches += 1
+            self.out("  !! MISMATCH: the board gave %d, the PC scores %s" % (
+                ev["score"], verdict.score if verdict.legal else "it illegal"))  # fmt: skip
+
+    def handle(self, ev):
+        text = describe(ev)
+        if text is not None:
+            self.out(text)
+        if ev["ev"] in ("move", "replace"):
+            self.check(ev)
+        if ev["ev"] in TURN_EVENTS or ev["ev"] in ("resume", "new_game", "boot"):
+            self.sync()
 
 
 def run(args):
-    print("watch: not built yet")
-    return 1
+    from host_tools.link import Link, LinkError
+
+    try:
+        with Link(args.port) as link:
+            if args.json:
+                for ev in link.events(args.seconds):
+                    print(json.dumps(ev, ensure_ascii=False), flush=True)
+                return 0
+            watcher = Watcher(link, lambda text: print(text, flush=True))
+            watcher.sync()
+            for ev in link.events(args.seconds):
+                watcher.handle(ev)
+            print("%d moves checked, %d disagreements" % (watcher.checked, watcher.mismatches))
+            return 1 if watcher.mismatches else 0
+    except LinkError as err:
+        print("watch: %s" % err, file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 0

@@ -1,0 +1,177 @@
+"""The PC's side of the board's USB serial line: find the port, send commands, read events.
+
+Every board command goes through `Link`, whatever is at the other end: the RP2040's USB
+serial (/dev/ttyACM0, COM3), the simulated board's pseudo-terminal (host_tools/live.py), or
+a loopback socket (`socket://127.0.0.1:PORT`); pyserial's `serial_for_url` opens all three.
+The protocol is firmware/console.py's: one JSON command a line out, one JSON event a line
+in, a command answered by a `reply` event carrying the command's `id`.
+
+Lines that are not JSON (a REPL banner, a half line from before the port was opened) are
+skipped. Events that arrive while a reply is awaited are kept for `events()`, so a live
+view loses nothing while it asks the board something.
+"""
+
+import json
+import os
+import time
+
+RP2040_VID = 0x2E8A  # Raspberry Pi: the RP2040's USB vendor ID (MicroPython uses it)
+ENV_PORT = "SMARTBOARD_PORT"
+
+
+class LinkError(Exception):
+    """The board cannot be reached, did not answer, or refused a command (message says)."""
+
+
+def find_port(port=None):
+    """The port to use: `port`, else $SMARTBOARD_PORT, else the one RP2040 plugged in."""
+    port = port or os.environ.get(ENV_PORT)
+    if port:
+        return port
+    from serial.tools import list_ports
+
+    found = list_ports.comports()
+    boards = [p.device for p in found if p.vid == RP2040_VID]
+    if len(boards) == 1:
+        return boards[0]
+    seen = ", ".join(p.device for p in found) or "none"
+    if boards:
+        raise LinkError("several boards plugged in (%s): say which with --port" % seen)
+    raise LinkError(
+        "no board found: plug it in, or give --port (serial ports seen: %s; the simulator's "
+        "port is printed by `python -m host_tools sim`)" % seen
+    )
+
+
+class Link:
+    def __init__(self, port=None, timeout=5.0):
+        import serial
+
+        self.port = find_port(port)
+        self.timeout = timeout
+        try:
+            self.serial = serial.serial_for_url(self.port, baudrate=115200, timeout=0.05)
+        except (serial.SerialException, OSError, ValueError) as err:
+            raise LinkError("no board at %s: %s" % (self.port, err))
+        self.buf = b""
+        self.queue = []  # events read while waiting for a reply
+        self.next_id = 1
+
+    def close(self):
+        self.serial.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    # ----- lines ------------------------------------------------------------------------------
+
+    def _read_line(self, until):
+        """The next JSON object from the board, or None once `until` (monotonic) has passed."""
+        import serial
+
+        while True:
+            cut = self.buf.find(b"\n")
+            if cut >= 0:
+                line, self.buf = self.buf[:cut], self.buf[cut + 1 :]
+                try:
+                    obj = json.loads(line)
+                except ValueError:
+                    continue  # not one of the firmware's lines
+                if isinstance(obj, dict) and "ev" in obj:
+                    return obj
+                continue
+            if time.monotonic() >= until:
+                return None
+            try:
+                data = self.serial.read(max(1, self.serial.in_waiting))
+            except (serial.SerialException, OSError) as err:
+                raise LinkError("the board went away (%s): is the cable still in?" % err)
+            self.buf += data
+
+    def send(self, cmd, **keys):
+        """Send a command without waiting; returns its id."""
+        import serial
+
+        ident = self.next_id
+        self.next_id += 1
+        msg = {"cmd": cmd, "id": ident}
+        msg.update(keys)
+        try:
+            self.serial.write(json.dumps(msg).encode() + b"\n")
+            self.serial.flush()
+        except (serial.SerialException, OSError) as err:
+            raise LinkError("cannot write to %s: %s" % (self.port, err))
+        return ident
+
+    def request(self, cmd, **keys):
+        """Send a command and return its reply (a dict); LinkError if refused or silent."""
+        ident = self.send(cmd, **keys)
+        until = time.monotonic() + self.timeout
+        while True:
+            obj = self._read_line(until)
+            if obj is None:
+                raise LinkError(
+                    "the board on %s did not answer %r within %.0f s: is the firmware "
+                    "running? (a board stuck at the REPL needs `host_tools flash`)"
+                    % (self.port, cmd, self.timeout)
+                )
+            if obj["ev"] == "reply" and obj.get("id") == ident:
+                if not obj.get("ok"):
+                    raise LinkError("the board refused %s: %s" % (cmd, obj.get("error")))
+                return obj
+            if obj["ev"] != "reply":
+                self.queue.append(obj)
+
+    def events(self, seconds=None):
+        """The board's events as they come (forever, or for `seconds`)."""
+        end = None if seconds is None else time.monotonic() + seconds
+        while True:
+            while self.queue:
+                yield self.queue.pop(0)
+            until = time.monotonic() + 0.2 if end is None else min(end, time.monotonic() + 0.2)
+            obj = self._read_line(until)
+            if obj is not None and obj["ev"] != "reply":
+                yield obj
+            if end is not None and time.monotonic() >= end:
+                return
+
+    def wait_for(self, kinds, seconds):
+        """The first event of one of `kinds` within `seconds`; others go back in the queue."""
+        end = time.monotonic() + seconds
+        held = []
+        try:
+            while time.monotonic() < end:
+                while self.queue:
+                    obj = self.queue.pop(0)
+                    if obj["ev"] in kinds:
+                        return obj
+                    held.append(obj)
+                obj = self._read_line(min(end, time.monotonic() + 0.2))
+                if obj is None or obj["ev"] == "reply":
+                    continue
+                if obj["ev"] in kinds:
+                    return obj
+                held.append(obj)
+            return None
+        finally:
+            self.queue[:0] = held
+
+    # ----- files ------------------------------------------------------------------------------
+
+    def read_file(self, path):
+        """A board file: str for JSON files, bytes for the others."""
+        reply = self.request("get", path=path)
+        if "text" in reply:
+            return reply["text"]
+        return bytes.fromhex(reply["hex"])
+
+    def write_file(self, path, text, part=512):
+        """Write a board file (the board checks it first); long files go in parts, each
+        well inside the board's command line (firmware/console.py MAX_LINE)."""
+        for start in range(0, len(text) - part, part):
+            self.request("put", path=path, text=text[start : start + part], more=True)
+        last = text[(max(0, len(text) - 1) // part) * part :]
+        return self.request("put", path=path, text=last)

@@ -1,0 +1,200 @@
+"""Commands from the PC over USB, the service modes and the game archive, on the whole
+simulated board (runs on CPython and on MicroPython)."""
+
+import json
+
+from firmware import archive, journal
+from firmware.archive import Archive
+from firmware.sim.memfs import MemFS
+from firmware.sim.simboard import SimBoard
+from tests.engine.checks import eq
+from tests.engine.fixtures import RULEBOOK, default_profile
+from tests.fw.board import events, lay, new_board, sq
+
+
+def send(board, text):
+    """Send one line as the PC does and return the board's reply (a dict)."""
+    before = len(board.lines)
+    board.usb_in.extend(text.encode() + b"\n")
+    board.run(20)
+    for line in board.lines[before:]:
+        ev = json.loads(line)
+        if ev["ev"] == "reply":
+            return ev
+    raise AssertionError("no reply to %s" % text)
+
+
+def cmd(board, name, ident=1, **keys):
+    msg = {"cmd": name, "id": ident}
+    msg.update(keys)
+    return send(board, json.dumps(msg))
+
+
+def test_hello_and_what_is_not_a_command():
+    board = new_board()
+    r = cmd(board, "hello", 7)
+    eq(
+        (r["id"], r["ok"], r["game"], r["sensor"], r["mode"]),
+        (7, True, "calculissimo", "nfc", "play"),
+    )
+    eq(send(board, "hello there")["error"], "not a JSON command")
+    eq(send(board, "[1, 2]")["id"], None)
+    eq(cmd(board, "format")["error"], "unknown command format")
+    eq(cmd(board, "get")["ok"], False)  # no path: an error reply, not a crash
+    long_line = '{"cmd": "hello", "pad": "' + "x" * 5000 + '"}'
+    eq(send(board, long_line)["error"], "line longer than 4096 bytes")
+    eq(cmd(board, "hello", 8)["ok"], True)  # and the board still listens
+
+
+def test_settings_are_checked_by_the_board_before_they_are_written():
+    board = new_board()
+    fs = board.fs
+    r = cmd(board, "put", path="settings.json", text='{"players": 9, "colour": 1}')
+    eq(r["ok"], False)
+    eq(r["error"], "unknown setting colour ignored; players must be 1 to 4")
+    eq(fs.read("settings.json"), None)
+    eq(cmd(board, "put", path="settings.json", text="{not json")["ok"], False)
+    text = json.dumps({"players": 3, "names": ["Ana", "Rui", "Eva"], "language": "fr"})
+    r = cmd(board, "put", path="settings.json", text=text)
+    eq((r["ok"], r["restart"]), (True, True))
+    eq(fs.read("settings.json"), text.encode())
+    eq(fs.exists("settings.json.new"), False)
+    eq(json.loads(cmd(board, "get", path="settings.json")["text"])["players"], 3)
+
+
+def test_a_long_file_comes_in_parts():
+    board = new_board()
+    chips = {"04%06x" % k: "7" for k in range(200)}
+    text = json.dumps({"chips": chips})
+    for k in range(0, len(text), 1000):
+        last = k + 1000 >= len(text)
+        r = cmd(board, "put", path="chips.json", text=text[k : k + 1000], more=not last)
+        eq(r["ok"], True)
+    eq(board.fs.read("chips.json"), text.encode())
+    r = cmd(board, "put", path="chips.json", text='{"chips": {"zz": "7"}}')
+    eq(r["ok"], False)
+
+
+def test_only_the_boards_data_files_can_be_read_or_written():
+    board = new_board()
+    board.fs.write("main.py", b"print(1)")
+    for path in ("main.py", "../settings.json", "/game.dat", "games/../main.py", "pins"):
+        eq(cmd(board, "get", path=path)["error"], "%s: no such file" % path)
+    eq(
+        cmd(board, "put", path="game.dat", text="x")["error"],
+        "game.dat cannot be written from the PC",
+    )
+    bad_pins = cmd(board, "put", path="pins/mine.json", text='{"presence": {}}')
+    eq(bad_pins["ok"], False)
+
+
+def test_state_and_journal_give_the_game_as_the_board_holds_it():
+    from engine.snapshot import decode
+
+    board = new_board({"players": 2})
+    lay(board, RULEBOOK[0])
+    board.press("ok")
+    lay(board, "H6:4")
+    state = cmd(board, "state")
+    eq((state["mode"], state["pending"]), ("play", "H6:4"))
+    game = decode(default_profile(), bytes.fromhex(state["snapshot"]))
+    eq(game.totals(), [48, 0])
+    saved = cmd(board, "get", path="game.dat")["hex"]
+    payload, problem = journal.verify(bytes.fromhex(saved))
+    eq(problem, None)
+    eq(decode(default_profile(), payload).totals(), [48, 0])
+    names = [f[0] for f in cmd(board, "ls")["files"]]
+    eq("game.dat" in names, True)
+
+
+def test_enrolment_maps_each_new_tag_to_the_face_the_pc_names():
+    fs = MemFS()
+    board = SimBoard(default_profile(), {"players": 2, "turn_seconds": 0}, fs=fs, enrolled=False)
+    board.boot()
+    board.run(50)
+    eq(cmd(board, "enrol", face="A")["error"], "unknown chip face 'A'")
+    r = cmd(board, "enrol", face="9")
+    eq((r["ok"], r["service"], r["face"]), (True, "enrol", "9"))
+    eq(board.screen()[2], "Lay a 9")
+    board.place(sq("A1"), "9")
+    got = events(board, "enrolled")
+    eq(len(got), 1)
+    uid = got[0]["uid"]
+    eq((got[0]["square"], got[0]["face"], got[0]["was"]), ("A1", "9", None))
+    eq(json.loads(fs.read("chips.json"))["chips"], {uid: "9"})
+    board.place(sq("B1"), "9")  # no face armed: only reported
+    eq(events(board, "tag")[0]["face"], None)
+    eq(len(events(board, "enrolled")), 1)
+    cmd(board, "enrol", face="7")
+    board.lift(sq("A1"))
+    board.place(sq("A1"), "9")  # the same chip back: re-enrolled, and said what it was
+    eq(events(board, "enrolled")[1]["was"], "9")
+    eq(cmd(board, "enrol", stop=True)["service"], None)
+    # the game sees the chips laid meanwhile: two chips pending, one known, one unknown
+    ref = board.app.referee
+    eq(sorted(ref.unknown), [sq("B1")])
+    eq(board.app.sensing.placed[sq("A1")], "7")
+
+
+def test_sensor_test_lights_what_it_senses_and_the_game_then_sees_the_chips():
+    board = new_board({"players": 2})
+    eq(cmd(board, "diag", on=True)["service"], "diag")
+    board.chain.set(sq("C3"), True)  # a magnet alone: white at once, before any read
+    board.run(60)
+    eq(board.led(sq("C3")) != (0, 0, 0), True)
+    board.run(400)
+    board.place(sq("H8"), "5")
+    kinds = [(e["square"], e["kind"], e["face"]) for e in events(board, "sensor")]
+    eq(kinds, [("C3", "no_tag", None), ("H8", "placed", "5")])
+    eq(board.screen()[0], "Sensor test")
+    eq(board.app.leds.frame[sq("H8")], 2)  # GREEN
+    board.press("back")  # BACK on the board ends the test
+    eq(board.app.service, None)
+    eq(board.app.referee.game.pending, [(sq("H8"), board.app.referee.game.pending[0][1])])
+    eq(sorted(board.app.referee.unknown), [sq("C3")])
+
+
+def test_restart_is_answered_then_the_loop_stops():
+    board = new_board()
+    eq(cmd(board, "restart")["ok"], True)
+    eq((board.app.running, board.app.restart), (False, True))
+
+
+def test_a_finished_game_is_archived_with_its_racks():
+    board = new_board({"players": 2})
+    lay(board, RULEBOOK[0])
+    board.press("ok")
+    for _ in range(2):  # a round of passes ends the game
+        board.press("ok")
+        board.press("ok")
+    for _ in range(14):  # every leftover chip entered as the first face offered
+        board.press("ok")
+    board.press("ok")
+    eq(board.app.referee.mode, "over")
+    eq(events(board, "archived")[0]["path"], "games/001.dat")
+    snap, about = Archive(board.fs).read("games/001.dat")
+    eq((about["game"], len(about["racks"]), len(about["racks"][0])), ("calculissimo", 2, 7))
+    from engine.snapshot import decode
+
+    game = decode(default_profile(), snap)
+    eq(game.totals(), events(board, "game_over")[0]["totals"])
+
+
+def test_the_archive_keeps_the_newest_games_and_renumbers_past_999():
+    fs = MemFS()
+    arch = Archive(fs, keep=3)
+    for k in range(5):
+        arch.add(b"snap%d" % k, {"racks": [], "game": "calculissimo"})
+    eq(arch.names(), ["games/003.dat", "games/004.dat", "games/005.dat"])
+    eq(arch.read("games/005.dat")[0], b"snap4")
+    fs.rename("games/005.dat", "games/999.dat")
+    eq(arch.add(b"next", {"racks": []}), "games/004.dat")
+    eq(arch.names(), ["games/002.dat", "games/003.dat", "games/004.dat"])
+    eq(arch.read("games/003.dat")[0], b"snap4")
+    fs.write("games/002.dat", b"CQJ1 damaged")
+    try:
+        arch.read("games/002.dat")
+        raise AssertionError("a damaged game was read")
+    except ValueError as err:
+        eq(str(err), "games/002.dat: journal too short")
+    eq(archive.decode(archive.encode(b"abc", {"racks": [["7"]]})), (b"abc", {"racks": [["7"]]}))
