@@ -1,0 +1,263 @@
+"""The host tools end to end over a real serial line: the simulated board's pseudo-terminal.
+
+The firmware runs on the simulated hardware in real time (host_tools/live.py) and speaks on
+a pty, as the RP2040 does on USB; `config`, `enrol`, `games`, `watch` and `diag` open it
+through host_tools/link.py, the same code that opens /dev/ttyACM0 on a real board.
+"""
+
+import json
+import threading
+import time
+
+import pytest
+
+from host_tools.__main__ import main
+from host_tools.live import LiveBoard
+from tools.positions import RULEBOOK
+
+
+def lay(live, move):
+    for pair in move.split():
+        square, face = pair.split(":")
+        live.place(square, face)
+        live.run(400)
+
+
+def press(live, name):
+    live.press(name)
+    live.run(150)
+
+
+@pytest.fixture
+def board(tmp_path):
+    """A booted board on a pty, its flash in tmp_path; the loop thread runs only in `live`."""
+    live = LiveBoard(tmp_path, speed=4)
+    live.serial()
+    live.run(100)
+    yield live
+    live.stop()
+
+
+def run_cli(capsys, *argv):
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_no_board_is_a_clear_message(capsys):
+    for argv in (["config", "show"], ["games", "list"], ["watch"], ["diag"], ["enrol"]):
+        status, out, err = run_cli(capsys, *argv, "--port", "/dev/no-such-board")
+        assert status == 2
+        assert "no board at /dev/no-such-board" in err
+        assert "Traceback" not in out + err
+
+
+def test_a_board_that_does_not_answer_is_named(capsys, board):
+    board.repl = object()  # the firmware is stopped (as at the REPL): nothing answers
+    from host_tools.link import Link, LinkError
+
+    link = Link(board.port.path, timeout=0.5)
+    with pytest.raises(LinkError, match="did not answer 'hello' within 0 s"):
+        link.request("hello")
+    link.close()
+
+
+def test_config_show_set_refuse_and_restart(capsys, board):
+    board.start()
+    port = board.port.path
+    status, out, _ = run_cli(capsys, "config", "show", "--port", port)
+    assert status == 0 and "players         2   (default)" in out
+    status, out, err = run_cli(capsys, "config", "set", "players=9", "--port", port)
+    assert status == 1 and "refused: players must be 1 to 4" in err
+    assert json.loads(
+        (board.root + "/settings.json") and open(board.root + "/settings.json").read()
+    ) == {"game": "calculissimo"}
+    status, out, _ = run_cli(
+        capsys, "config", "set", "players=3", "names=Ana,Rui,Eva", "language=fr", "--restart",
+        "--port", port,
+    )  # fmt: skip
+    assert status == 0 and "restarting" in out
+    with open(board.root + "/settings.json", encoding="utf-8") as f:
+        assert json.load(f) == {
+            "game": "calculissimo", "players": 3, "names": ["Ana", "Rui", "Eva"], "language": "fr"
+        }  # fmt: skip
+    deadline = time.monotonic() + 5
+    while board.boots < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert board.boots == 2  # the board restarted and read the new file
+    status, out, _ = run_cli(capsys, "config", "get", "names", "--port", port)
+    assert out.strip() == '["Ana", "Rui", "Eva"]'
+    status, out, _ = run_cli(capsys, "config", "pull", "--port", port)
+    assert json.loads(out)["language"] == "fr"
+
+
+def test_config_validate_and_pin_maps(capsys, board, tmp_path):
+    good = tmp_path / "good.json"
+    good.write_text('{"players": 4, "strict": true}')
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"players": "four", "sensor": "sonar"}')
+    assert run_cli(capsys, "config", "validate", str(good))[0] == 0
+    status, out, _ = run_cli(capsys, "config", "validate", str(bad))
+    assert status == 1
+    assert "players must be a whole number" in out and "sensor must be one of nfc, hall" in out
+    board.start()
+    pins = tmp_path / "mine.json"
+    pins.write_text('{"presence": {"kind": "74hc165"}}')
+    status, _, err = run_cli(
+        capsys, "config", "pins", "push", str(pins), "--port", board.port.path
+    )
+    assert status == 1 and "refused" in err
+    assert not (tmp_path / "pins" / "mine.json").exists()
+
+
+def test_enrol_maps_tags_on_the_board_and_on_the_pc(capsys, tmp_path):
+    (tmp_path / "chips.json").write_text('{"chips": {}}')  # a new board: nothing enrolled
+    live = LiveBoard(tmp_path, speed=4)
+    port = live.serial()
+    live.start()
+    laid = []
+
+    def player():  # lays whatever chip the board asks for, as soon as it asks
+        squares = iter(["A1", "B1", "C1"])
+        deadline = time.monotonic() + 20
+        while len(laid) < 3 and time.monotonic() < deadline:
+            service = live.board.app.service
+            face = getattr(service, "face", None)
+            if face is not None and (
+                not laid or laid[-1][1] != face or service.count == len(laid)
+            ):
+                square = next(squares)
+                live.place(square, face)
+                laid.append((square, face))
+            time.sleep(0.05)
+
+    t = threading.Thread(target=player)
+    t.start()
+    save = tmp_path / "pc-chips.json"
+    try:
+        status, out, err = run_cli(
+            capsys, "enrol", "--faces", "9,+,9", "--save", str(save), "--timeout", "10",
+            "--port", port,
+        )  # fmt: skip
+    finally:
+        t.join()
+        live.stop()
+    assert status == 0, err
+    assert "Lay a 9 (1 of 2)" in out and "Lay a + (1 of 1)" in out and "Lay a 9 (2 of 2)" in out
+    on_board = json.loads((tmp_path / "chips.json").read_text())["chips"]
+    on_pc = json.loads(save.read_text())["chips"]
+    assert on_board == on_pc
+    assert sorted(on_board.values()) == ["+", "9", "9"]
+    # After a restart the board knows those chips from its chips.json
+    live = LiveBoard(tmp_path, speed=4)
+    live.run(100)
+    live.place("H8", "+")
+    live.run(500)
+    assert live.board.app.sensing.placed == {live.square("H8"): "+"}
+
+
+def test_games_list_pull_export_and_replay(capsys, board, tmp_path):
+    lay(board, RULEBOOK[0])
+    press(board, "ok")
+    lay(board, RULEBOOK[1])
+    press(board, "ok")
+    for _ in range(2):  # a round of passes ends it
+        press(board, "ok")
+        press(board, "ok")
+    for _ in range(14):  # the leftover chips, entered with the buttons
+        press(board, "ok")
+    press(board, "ok")
+    assert board.board.app.referee.mode == "over"
+    final = board.board.app.referee.game.totals()
+    board.start()
+    port = board.port.path
+    status, out, _ = run_cli(capsys, "games", "list", "--port", port)
+    assert status == 0
+    assert "games/001.dat" in out and "calculissimo, 2 players, 4 turns, totals %s" % final in out
+    record = tmp_path / "rec.json"
+    status, out, err = run_cli(capsys, "games", "export", "1", "-o", str(record), "--port", port)
+    assert status == 0, err
+    data = json.loads(record.read_text())
+    assert data["game"] == "calculissimo" and data["profile"] == "default"
+    assert [list(t) for t in data["turns"]][:2] == [["place"], ["place"]]
+    assert len(data["end"]["racks"]) == 2 and len(data["end"]["racks"][0]) == 7
+    # the exported record replays with the README's replay command to the board's totals
+    status, out, _ = run_cli(capsys, "replay", str(record), "--json")
+    assert json.loads(out.splitlines()[-1])["totals"] == final
+    status, out, _ = run_cli(
+        capsys, "games", "pull", "--dir", str(tmp_path / "pulled"), "--port", port
+    )
+    pulled = tmp_path / "pulled" / "001.dat"
+    assert status == 0 and pulled.exists()
+    board.stop()  # offline from here: the pulled file alone
+    status, out, _ = run_cli(capsys, "games", "replay", str(pulled))
+    assert status == 0 and "48" in out and "12" in out
+    damaged = tmp_path / "damaged.dat"
+    damaged.write_bytes(pulled.read_bytes()[:-3] + b"xyz")
+    status, out, err = run_cli(capsys, "games", "export", str(damaged))
+    assert status == 2 and "journal checksum wrong" in err
+
+
+def test_watch_follows_the_game_and_checks_every_score(capsys, board):
+    board.start()
+
+    def players():
+        time.sleep(0.8)
+        for move in RULEBOOK[:2]:
+            for pair in move.split():
+                square, face = pair.split(":")
+                board.place(square, face)
+                time.sleep(0.15)
+            time.sleep(0.3)
+            board.press("ok")
+            time.sleep(0.3)
+
+    t = threading.Thread(target=players)
+    t.start()
+    status, out, _ = run_cli(capsys, "watch", "--seconds", "4.5", "--port", board.port.path)
+    t.join()
+    assert status == 0
+    assert "P1 plays D8:9 E8:+ F8:6 G8:÷ H8:2: 48 points, totals [48, 0]" in out
+    assert "checked: the PC scores it 48 too" in out
+    assert "checked: the PC scores it 12 too" in out
+    assert "2 moves checked, 0 disagreements" in out
+    assert "  8 . . . 9 + 6 ÷ 2 . . . . . . ." in out  # the board drawn after the move
+    state = board.board.app.referee.game
+    assert state.totals() == [48, 12]
+
+
+def test_watch_reports_a_board_that_mis_scores(capsys, board):
+    from host_tools.cmd_watch import Watcher
+    from host_tools.link import Link
+
+    board.start()
+    lines = []
+    with Link(board.port.path) as link:
+        w = Watcher(link, lines.append)
+        w.sync()
+        w.check({"ev": "move", "move": "D8:9 E8:+ F8:6 G8:÷ H8:2", "score": 47})
+    assert w.mismatches == 1
+    assert lines[-1] == "  !! MISMATCH: the board gave 47, the PC scores 48"
+
+
+def test_diag_reports_every_sensor_and_hands_the_chips_to_the_game(capsys, board):
+    board.start()
+
+    def maker():
+        time.sleep(0.8)
+        board.place("A1", "7")
+        with board.lock:
+            board.board.chain.set(board.square("O15"), True)  # a magnet with no tag
+
+    t = threading.Thread(target=maker)
+    t.start()
+    status, out, _ = run_cli(capsys, "diag", "--seconds", "2.5", "--port", board.port.path)
+    t.join()
+    assert status == 0
+    assert "A1   chip 7 (tag " in out and "O15  magnet, no tag" in out
+    assert "1 squares read a chip, 1 had a fault:" in out
+    assert "  1 #.............." in out and " 15 ..............!" in out
+    time.sleep(0.3)
+    with board.lock:
+        game = board.board.app.referee.game
+        assert len(game.pending) == 1  # the 7 laid during the test is now the turn's chip
