@@ -179,6 +179,8 @@ class App:
 
     def _serve(self):
         service = self.service
+        if service is None:
+            return
         for event in self.sensing.poll():
             service.sensed(event)
         poll = getattr(service, "poll", None)

@@ -16,11 +16,11 @@ from firmware.drivers.pn532 import PN532, ReaderError
 from firmware.drivers.ssd1306 import SSD1306, DisplayError
 
 
-def assemble(cfg, fs, clock, spi, latch, i2c, pixels, out_pin, in_pin):
+def assemble(cfg, fs, clock, spi, latch, i2c, pixels, out_pin, in_pin, read=None):
     """The App for config `cfg` (firmware/config.py) on these buses.
 
     `out_pin(gpio, level)` makes an output pin and `in_pin(gpio)` an input with its pull-up,
-    each with a machine.Pin-like `value()`.
+    each with a machine.Pin-like `value()`. `read()` gives what the PC sent over USB.
     """
     conf, problems, pins, profile, chips = cfg.parts()
     display = SSD1306(i2c, pins["display"]["addr"])
@@ -59,5 +59,6 @@ def assemble(cfg, fs, clock, spi, latch, i2c, pixels, out_pin, in_pin):
         DisplayError,
         pins["pixels"].get("serpentine", True),
         pr.get("active_low", True),
+        read,
     )
     return App(hw, profile, conf, problems, chips)

@@ -34,6 +34,7 @@ code.py runs.
 A code.py of `from firmware.backend_circuitpython import main` then `main()` runs the board.
 """
 
+import sys
 import time
 
 import board
@@ -208,6 +209,15 @@ class NeoPixelSink:
         self.pixels.show()
 
 
+def usb_read():
+    """What the PC sent on the USB console, without blocking (CircuitPython's supervisor
+    counts the bytes waiting; sys.stdin then reads them as text)."""
+    n = supervisor.runtime.serial_bytes_available
+    if not n:
+        return b""
+    return sys.stdin.read(min(n, 256)).encode()
+
+
 def build(root="/"):
     base = root.rstrip("/")  # "/" -> "": names relative to the current directory
     fs = DeviceFS(base)
@@ -226,7 +236,7 @@ def build(root="/"):
         i2c = NoBus()
     px = pins["pixels"]
     pixels = NeoPixelSink(_gp(px["pin"]), px["count"], px.get("order", "GRB"))
-    return assemble(cfg, fs, clock, spi, latch, i2c, pixels, _out, _in_pulled_up)
+    return assemble(cfg, fs, clock, spi, latch, i2c, pixels, _out, _in_pulled_up, usb_read)
 
 
 def main(root="/"):

@@ -33,6 +33,33 @@ class FlashFS(DeviceFS):
         vfs.mount(vfs.VfsLfs2(rp2.Flash()), "/")  # type: ignore[abstract]
 
 
+def usb_reader(limit=256):
+    """`read()` for the PC's commands: the bytes waiting on USB serial, without blocking.
+
+    stdin is the USB CDC port; Ctrl-C on it still interrupts the program (mpremote relies
+    on that to reach the REPL for flashing). At most `limit` bytes a call, so a long upload
+    never holds up a scan."""
+    import select
+    import sys
+
+    poller = select.poll()
+    poller.register(sys.stdin, select.POLLIN)
+    stdin = sys.stdin.buffer
+
+    def read():
+        data = b""
+        while len(data) < limit and poller.poll(0):
+            data += stdin.read(1)
+        return data
+
+    return read
+
+
+def restart():
+    """Restart the firmware (the PC asked, after changing a file): main.py runs again."""
+    machine.soft_reset()
+
+
 class Clock:
     def ticks_ms(self):
         return time.ticks_ms()
@@ -76,4 +103,4 @@ def build(root=""):
         return machine.Pin(gp, machine.Pin.IN, machine.Pin.PULL_UP)
 
     pixels = WS2812(write, px["count"], px.get("order", "GRB"))
-    return assemble(cfg, fs, clock, spi, latch, i2c, pixels, out_pin, in_pin)
+    return assemble(cfg, fs, clock, spi, latch, i2c, pixels, out_pin, in_pin, usb_reader())

@@ -40,7 +40,7 @@ def main():
     import time
 
     try:
-        from firmware.backend_rp2 import build
+        from firmware.backend_rp2 import build, restart
 
         app = build()
         app.boot()
@@ -50,3 +50,5 @@ def main():
             sys.stdout.write(line)
             time.sleep(5)
     asyncio.run(loop(app, asyncio.sleep_ms))
+    if app.restart:  # the PC changed a file and asked for a restart (firmware/commands.py)
+        restart()

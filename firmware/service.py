@@ -48,6 +48,13 @@ class Service:
         """True when the button ends the mode (BACK)."""
         return name == "back"
 
+    def title(self):
+        return self.name
+
+    def body(self):
+        """The display's lines 2 to 4."""
+        return []
+
     def lines(self):
         out = [""] * ROWS
         out[0] = self.title()
@@ -61,7 +68,7 @@ class Service:
         """The chip events that bring the referee from the board it saw to the board now."""
         now = self.app.sensing.placed
         uids = self.app.sensing.uids
-        out = []
+        out = []  # type: list[tuple]
         for sq in sorted(self.before):
             if sq not in now:
                 out.append((LIFTED, sq))
@@ -150,7 +157,7 @@ class Diag(Service):
     def __init__(self, app):
         Service.__init__(self, app)
         self.found = {}  # square -> sensing event kind
-        self.waiting = ()
+        self.waiting = ()  # type: tuple
 
     def title(self):
         return "Sensor test"

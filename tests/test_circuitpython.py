@@ -252,6 +252,28 @@ def whole_board(tmp):
     ok.drive(None)  # released: the pull-up wins again
     run(40)
     out["confirmed_leds"] = [led(sq) for sq in laid]
+
+    class Console:
+        """The USB console's input as the supervisor and sys.stdin see it."""
+
+        def __init__(self, text):
+            self.text = text
+
+        def available(self):
+            return len(self.text)
+
+        def read(self, n):
+            data, self.text = self.text[:n], self.text[n:]
+            return data
+
+    console = Console('{"cmd": "hello", "id": 5}\n')
+    supervisor.runtime.console = console
+    real_stdin = sys.stdin
+    sys.stdin = console
+    try:
+        run(20)
+    finally:
+        sys.stdin = real_stdin
     out["events"] = [json.loads(line) for line in events.getvalue().splitlines()]
     out["frame_bytes"] = len(neopixel_write.frames("GP%d" % pins["pixels"]["pin"])[-1])
     out["frames"] = len(neopixel_write.frames("GP%d" % pins["pixels"]["pin"]))
@@ -338,6 +360,8 @@ def test_whole_board_on_circuitpython(tmp_path):
     moves = [ev for ev in out["events"] if ev["ev"] == "move"]
     assert len(moves) == 1 and moves[0]["score"] == 48
     placed = [ev["square"] for ev in out["events"] if ev["ev"] == "placed"]
+    replies = [ev for ev in out["events"] if ev["ev"] == "reply"]  # a command over USB
+    assert [(r["id"], r["ok"], r["game"]) for r in replies] == [(5, True, "calculissimo")]
     assert placed == ["D8", "E8", "F8", "G8", "H8"]
     white = [out["confirmed_leds"][0][0]] * 3
     assert white[0] > 0 and out["confirmed_leds"] == [white] * 5  # now the last move: white

@@ -1,4 +1,4 @@
-"""Simulated CircuitPython `supervisor`: only `ticks_ms()`.
+"""Simulated CircuitPython `supervisor`: `ticks_ms()` and `runtime.serial_bytes_available`.
 
 CircuitPython documents `supervisor.ticks_ms()` as milliseconds from an arbitrary point,
 wrapping after 2**29 ms, and starting about 65 s before the first wrap. Here the time comes
@@ -29,3 +29,17 @@ def set_clock(clock):
 
 def ticks_ms():
     return _clock.ticks_ms() & (TICKS_PERIOD - 1)
+
+
+class _Runtime:
+    """`runtime.serial_bytes_available`: the bytes waiting on the USB console. Tests set
+    `console` to an object with `available()` and `read(n)` standing in for sys.stdin."""
+
+    console = None
+
+    @property
+    def serial_bytes_available(self):
+        return self.console.available() if self.console is not None else 0
+
+
+runtime = _Runtime()
