@@ -87,7 +87,7 @@ def test_rulebook_score_sheet_and_sim():
 
 
 def test_sim_plays_the_rulebook_game_on_the_simulated_board():
-    status, out, err = cli("sim")
+    status, out, err = cli("sim", "--text")
     assert (status, err) == (0, "")
     moves = [json.loads(line) for line in out if '"ev": "move"' in line]
     assert [m["score"] for m in moves] == [48, 12, 33, 38, 19]
@@ -270,7 +270,7 @@ def replay_file(path):
 
 
 def test_sim_plays_a_cal_q_able_record_on_the_board_as_the_engine_replays_it():
-    status, out, err = cli("sim", "--game", "calqable")
+    status, out, err = cli("sim", "--text", "--game", "calqable")
     assert (status, err) == (0, "")
     events = [json.loads(line) for line in out if line.startswith('{"t"')]
     played = [(e["ev"], e["score"]) for e in events if e["ev"] in ("move", "replace")]
