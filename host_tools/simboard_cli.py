@@ -1,9 +1,9 @@
 """The board in a terminal: the real firmware on the simulated parts (firmware/sim).
 
-`python -m host_tools sim` plays the rulebook's five-move example on the simulated board,
+`python -m host_tools sim --text` plays the rulebook's five-move example on the simulated board,
 chip by chip and press by press, and after each move draws what the board shows: the OLED's
 eight lines (read back from the SSD1306 twin's pixels) and the 15 x 15 NeoPixels (read back
-from the WS2812B twin's bit stream). `--script -` reads commands from standard input
+from the WS2812B twin's bit stream). `--text --script -` reads commands from standard input
 instead, one per line:
 
     place H8 9      lay a chip (face as in game records: 9 + - × ÷ ?)
@@ -13,7 +13,7 @@ instead, one per line:
     show            draw the display and the LEDs
     events          print the event lines since the last `events`
 
-The web page with a clickable board comes with the host-tools issue.
+Plain `python -m host_tools sim` shows the same board in a web page (host_tools/websim.py).
 """
 
 import json
