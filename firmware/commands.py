@@ -175,21 +175,27 @@ def _state(app, msg):
     return ("mode", ref.mode, "snapshot", hexlify(encode(game)).decode(), "pending", pending)
 
 
+def _service(app, kind):
+    """The service mode of class `kind` running, started (ending any other) if need be."""
+    if app.service is not None and app.service.name != kind.name:
+        app.end_service()
+    if app.service is None:
+        app.start_service(kind(app))
+    return app.service
+
+
 def _enrol(app, msg):
     from firmware.service import Enrol
 
     if msg.get("stop"):
         app.end_service()
         return ("service", None)
-    if app.service is not None and app.service.name != "enrol":
-        app.end_service()
-    if app.service is None:
-        app.start_service(Enrol(app))
+    service = _service(app, Enrol)
     try:
-        app.service.arm(msg.get("face"))
+        service.arm(msg.get("face"))
     except RegistryError as err:
         return str(err)
-    return ("service", "enrol", "face", app.service.face)
+    return ("service", "enrol", "face", service.face)
 
 
 def _diag(app, msg):
@@ -198,10 +204,7 @@ def _diag(app, msg):
     if not msg.get("on"):
         app.end_service()
         return ("service", None)
-    if app.service is not None and app.service.name != "diag":
-        app.end_service()
-    if app.service is None:
-        app.start_service(Diag(app))
+    _service(app, Diag)
     return ("service", "diag")
 
 
