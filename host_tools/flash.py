@@ -36,7 +36,6 @@ MPY_CROSS_FLAGS = ("-march=armv6m",)  # the Makefile's MPY_CROSS_FLAGS: Cortex-M
 SCRIPTS = ("main.py", "boot.py")  # run as source by MicroPython, so copied, never compiled
 MARKER = "flash.partial"
 KEEP = ("chips.json", "game.dat", "game.new", "games")  # the board's own data
-RP2_VID = 0x2E8A  # Raspberry Pi's USB vendor id, which MicroPython's rp2 port reports
 CUT_HINT = "the board will say 'firmware copy incomplete' until you flash again"
 
 
@@ -152,21 +151,14 @@ def read_settings(path, repo=REPO):
 
 
 def find_port(ports=None):
-    """The one USB serial port of a Raspberry Pi board (`ports` as list_ports.comports())."""
-    if ports is None:
-        from serial.tools import list_ports
+    """The board's port, as every host tool finds it (host_tools/link.py)."""
+    from host_tools.link import LinkError
+    from host_tools.link import find_port as find
 
-        ports = list_ports.comports()
-    boards = [p.device for p in ports if getattr(p, "vid", None) == RP2_VID]
-    if len(boards) == 1:
-        return boards[0]
-    if boards:
-        raise FlashError("several boards found (%s); choose one with --port" % ", ".join(boards))
-    seen = ", ".join(sorted(p.device for p in ports)) or "none"
-    raise FlashError(
-        "no board found: no USB serial port with Raspberry Pi's vendor id 2E8A (ports: %s);"
-        " plug the board in or give --port" % seen
-    )
+    try:
+        return find(None, ports)
+    except LinkError as err:
+        raise FlashError(str(err)) from None
 
 
 def _open_error(port):

@@ -23,23 +23,25 @@ class LinkError(Exception):
     """The board cannot be reached, did not answer, or refused a command (message says)."""
 
 
-def find_port(port=None):
-    """The port to use: `port`, else $SMARTBOARD_PORT, else the one RP2040 plugged in."""
+def find_port(port=None, ports=None):
+    """The port to use: `port`, else $SMARTBOARD_PORT, else the one RP2040 plugged in
+    (`ports` as serial.tools.list_ports.comports() gives them; read when None)."""
     port = port or os.environ.get(ENV_PORT)
     if port:
         return port
-    from serial.tools import list_ports
+    if ports is None:
+        from serial.tools import list_ports
 
-    found = list_ports.comports()
-    boards = [p.device for p in found if p.vid == RP2040_VID]
+        ports = list_ports.comports()
+    boards = [p.device for p in ports if getattr(p, "vid", None) == RP2040_VID]
     if len(boards) == 1:
         return boards[0]
-    seen = ", ".join(p.device for p in found) or "none"
     if boards:
-        raise LinkError("several boards plugged in (%s): say which with --port" % seen)
+        raise LinkError("several boards found (%s); choose one with --port" % ", ".join(boards))
+    seen = ", ".join(sorted(p.device for p in ports)) or "none"
     raise LinkError(
-        "no board found: plug it in, or give --port (serial ports seen: %s; the simulator's "
-        "port is printed by `python -m host_tools sim`)" % seen
+        "no board found: no USB serial port with Raspberry Pi's vendor id 2E8A (ports: %s);"
+        " plug the board in or give --port (the simulator prints its port)" % seen
     )
 
 
