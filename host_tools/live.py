@@ -249,13 +249,17 @@ class LiveBoard:
 
     # ----- the USB port -----------------------------------------------------------------------
 
-    def serial(self):
-        """Open the board's USB port (a pseudo-terminal); returns its path."""
-        from host_tools.ptyport import PtyPort
+    def serial(self, kind=None):
+        """Open the board's USB port and return its path: a pseudo-terminal where the system
+        has them, else (or with kind="socket") a loopback socket URL."""
+        from host_tools import ptyport
 
         with self.lock:
             if self.port is None:
-                self.port = PtyPort()
+                if kind == "socket" or not hasattr(os, "openpty"):
+                    self.port = ptyport.SocketPort()
+                else:
+                    self.port = ptyport.PtyPort()
                 self.subscribers.append(self._serial_out)
             return self.port.path
 

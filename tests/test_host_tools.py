@@ -278,3 +278,19 @@ def test_flash_onto_the_running_simulated_board_then_configure_it(capsys, board,
     assert (status, out.strip()) == (0, '"calculissimo"')
     status, out, err = run_cli(capsys, "flash", "--port", port, "--build-dir", build)
     assert status == 0 and "copied 0" in out + err
+
+
+def test_the_same_link_over_a_loopback_socket(capsys, tmp_path):
+    """Where there are no pseudo-terminals the simulated board listens on 127.0.0.1; the
+    host tools open `socket://...` with the same code."""
+    live = LiveBoard(tmp_path, speed=4)
+    url = live.serial(kind="socket")
+    assert url.startswith("socket://127.0.0.1:")
+    live.start()
+    try:
+        status, out, err = run_cli(capsys, "config", "set", "strict=true", "--port", url)
+        assert status == 0, err
+        status, out, _ = run_cli(capsys, "config", "get", "strict", "--port", url)
+        assert (status, out.strip()) == (0, "true")
+    finally:
+        live.stop()
