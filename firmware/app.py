@@ -10,9 +10,7 @@ buttons, run the turn clock, then redraw the LEDs and the display if anything ch
 from engine.compat import ticks_add, ticks_diff
 from engine.errors import EngineError
 from firmware import referee as R
-from firmware.archive import Archive
 from firmware.buttons import Buttons
-from firmware.commands import handle
 from firmware.console import Console
 from firmware.journal import Journal, JournalError
 from firmware.leds import Leds
@@ -93,7 +91,7 @@ class App:
         self.buttons = Buttons(hw.buttons, hw.clock)
         self.journal = Journal(hw.fs, "game")
         self.referee = R.Referee(profile, settings, hw.clock, self.events, self.journal)
-        self.referee.archive = Archive(hw.fs).add
+        self.referee.archive = self._archive
         self.console = Console(hw.read) if hw.read is not None else None
         self.service = None  # a service mode (firmware/service.py) while the PC runs one
         self.upload = None  # [path, parts...] of a file coming from the PC in parts
@@ -131,6 +129,10 @@ class App:
         ref = self.referee
         if self.console is not None:
             for msg in self.console.poll():
+                # imported when the PC first speaks: a board no PC talks to never holds
+                # the commands' code in RAM (it matters when code runs from .mpy files)
+                from firmware.commands import handle
+
                 handle(self, msg)
         if self.service is not None:
             self._serve()
@@ -154,6 +156,12 @@ class App:
                 text = True  # the clock on the display moved on: nothing else changed
         self.refresh(text=text)
         self.events.flush()
+
+    def _archive(self, snapshot, about):
+        """Keep a finished game (firmware/archive.py, imported only when a game ends)."""
+        from firmware.archive import Archive
+
+        return Archive(self.hw.fs).add(snapshot, about)
 
     # ----- service modes (firmware/service.py) ---------------------------------------------
 

@@ -13,7 +13,7 @@ firmware/commands.py and firmware/README.md.
 
 import json
 
-MAX_LINE = 4096  # a settings file or a pin map fits; a longer line is dropped whole
+MAX_LINE = 1024  # longer files come in parts (commands.py `put`); a longer line is dropped
 
 
 class Console:

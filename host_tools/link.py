@@ -170,9 +170,10 @@ class Link:
             return reply["text"]
         return bytes.fromhex(reply["hex"])
 
-    def write_file(self, path, text, part=512):
+    def write_file(self, path, text, part=128):
         """Write a board file (the board checks it first); long files go in parts, each
-        well inside the board's command line (firmware/console.py MAX_LINE)."""
+        inside the board's command line (firmware/console.py MAX_LINE) even when every
+        character is escaped in JSON as \\uXXXX."""
         for start in range(0, len(text) - part, part):
             self.request("put", path=path, text=text[start : start + part], more=True)
         last = text[(max(0, len(text) - 1) // part) * part :]

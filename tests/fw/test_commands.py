@@ -41,8 +41,8 @@ def test_hello_and_what_is_not_a_command():
     eq(send(board, "[1, 2]")["id"], None)
     eq(cmd(board, "format")["error"], "unknown command format")
     eq(cmd(board, "get")["ok"], False)  # no path: an error reply, not a crash
-    long_line = '{"cmd": "hello", "pad": "' + "x" * 5000 + '"}'
-    eq(send(board, long_line)["error"], "line longer than 4096 bytes")
+    long_line = '{"cmd": "hello", "pad": "' + "x" * 1200 + '"}'
+    eq(send(board, long_line)["error"], "line longer than 1024 bytes")
     eq(cmd(board, "hello", 8)["ok"], True)  # and the board still listens
 
 
@@ -66,9 +66,9 @@ def test_a_long_file_comes_in_parts():
     board = new_board()
     chips = {"04%06x" % k: "7" for k in range(200)}
     text = json.dumps({"chips": chips})
-    for k in range(0, len(text), 1000):
-        last = k + 1000 >= len(text)
-        r = cmd(board, "put", path="chips.json", text=text[k : k + 1000], more=not last)
+    for k in range(0, len(text), 400):
+        last = k + 400 >= len(text)
+        r = cmd(board, "put", path="chips.json", text=text[k : k + 400], more=not last)
         eq(r["ok"], True)
     eq(board.fs.read("chips.json"), text.encode())
     r = cmd(board, "put", path="chips.json", text='{"chips": {"zz": "7"}}')
