@@ -1,5 +1,8 @@
 """What the board says, in the rulebooks' three languages: English, French and Portuguese.
 
+English is here; French and Portuguese are in i18n_fr.py and i18n_pt.py, loaded only when the
+`language` setting asks for them (code loaded from .mpy files lives in RAM).
+
 `say(lang, key, *args)` formats one message with `%` placeholders. The words follow the
 rulebooks (French "jetons", "sac"; Portuguese "peças", "saco"). A message must fit the
 21-character lines of the 128 x 64 display once its arguments are filled in; longer ones
@@ -48,172 +51,54 @@ _EN = {
     "settings": "Settings error",
     "display": "%s",
 }
-_FR = {
-    "turn": "À %s de jouer",
-    "bag": "Sac %d",
-    "points": "Coup %d pts",
-    "illegal": "Interdit : %s",
-    "put_back": "Remettez %s",
-    "wrong_chip": "%s porte %s",
-    "unknown": "Jeton inconnu %s",
-    "no_tag": "Pas de puce en %s",
-    "reader_down": "Lecteur NFC muet",
-    "tag_only": "%s : sans aimant ?",
-    "joker": "Joker %s = %s ?",
-    "face": "Jeton %s = %s ?",
-    "menu": "Menu",
-    "pass": "Passer",
-    "swap": "Échanger",
-    "rule5": "Règle 5 : membre gauche",
-    "rule5_hint": "Ôtez tout avant =",
-    "lift_left": "Ôtez tout avant =",
-    "end": "Fin de partie",
-    "back": "Retour",
-    "swap_n": "Échanger %d jetons",
-    "no_swap": "Il faut %d+ au sac",
-    "scored": "%s +%d",
-    "bonus": "Tour bonus !",
-    "take_back": "Reprenez vos jetons",
-    "time_up": "Temps écoulé",
-    "lost_turn": "Tour perdu",
-    "tally": "%s : %d jetons",
-    "tally_hint": "Posez-les ou saisir",
-    "tally_done": "Tout compté : OK",
-    "done": "Fini",
-    "game_over": "Partie finie",
-    "wins": "%s gagne",
-    "draw": "Égalité",
-    "resume": "Reprendre la partie ?",
-    "resume_hint": "OK oui, Retour: non",
-    "new_game": "Nouvelle partie",
-    "save_failed": "Sauvegarde ratée !",
-    "settings": "Réglages erronés",
-    "display": "%s",
-}
-_PT = {
-    "turn": "Vez de %s",
-    "bag": "Saco %d",
-    "points": "Jogada %d pts",
-    "illegal": "Ilegal: %s",
-    "put_back": "Reponha %s",
-    "wrong_chip": "%s tem %s",
-    "unknown": "Peça desconhecida %s",
-    "no_tag": "Sem etiqueta em %s",
-    "reader_down": "Leitor NFC mudo",
-    "tag_only": "%s: sem íman?",
-    "joker": "Joker %s = %s ?",
-    "face": "Peça %s = %s ?",
-    "menu": "Menu",
-    "pass": "Passar",
-    "swap": "Trocar",
-    "rule5": "Regra 5: lado esquerdo",
-    "rule5_hint": "Retire tudo antes =",
-    "lift_left": "Retire tudo antes =",
-    "end": "Fim do jogo",
-    "back": "Voltar",
-    "swap_n": "Trocar %d peças",
-    "no_swap": "Saco precisa de %d+",
-    "scored": "%s +%d",
-    "bonus": "Jogada bónus!",
-    "take_back": "Retire as peças",
-    "time_up": "Tempo esgotado",
-    "lost_turn": "Vez perdida",
-    "tally": "%s: %d peças",
-    "tally_hint": "Ponha-as ou indique",
-    "tally_done": "Tudo contado: OK",
-    "done": "Feito",
-    "game_over": "Fim do jogo",
-    "wins": "%s ganha",
-    "draw": "Empate",
-    "resume": "Retomar o jogo?",
-    "resume_hint": "OK sim, Voltar: não",
-    "new_game": "Novo jogo",
-    "save_failed": "Falha ao gravar!",
-    "settings": "Erro nas definições",
-    "display": "%s",
-}
 
 # Reason codes (engine.verdict) in a few words each.
-_REASONS = {
-    "en": {
-        "malformed": "bad calculation",
-        "not_integer": "not whole",
-        "not_positive": "not above 0",
-        "division_by_zero": "÷ by zero",
-        "two_multiplications": "two ×",
-        "premium_invalid": "premium breaks it",
-        "not_in_line": "not in one line",
-        "gap": "gap in line",
-        "first_move_off_start": "cover the centre",
-        "not_connected": "not touching",
-        "no_calculation": "no calculation",
-        "joker_as_multiplication": "joker can't be ×",
-        "too_many_chips": "too many chips",
-        "chip_unavailable": "no such chip left",
-        "no_equals": "no =",
-        "two_equals": "two =",
-        "leading_zero": "leading 0",
-        "not_equal": "sides differ",
-        "replace_not_before_equals": "not before =",
-        "replace_crossed": "tile crosses",
-        "not_crossing": "cross an equation",
-    },
-    "fr": {
-        "malformed": "calcul faux",
-        "not_integer": "pas entier",
-        "not_positive": "pas positif",
-        "division_by_zero": "÷ par zéro",
-        "two_multiplications": "deux ×",
-        "premium_invalid": "case bonus fausse",
-        "not_in_line": "pas alignés",
-        "gap": "trou",
-        "first_move_off_start": "couvrez le centre",
-        "not_connected": "pas relié",
-        "no_calculation": "pas de calcul",
-        "joker_as_multiplication": "joker pas ×",
-        "too_many_chips": "trop de jetons",
-        "chip_unavailable": "jeton épuisé",
-        "no_equals": "pas de =",
-        "two_equals": "deux =",
-        "leading_zero": "zéro en tête",
-        "not_equal": "pas égal",
-        "replace_not_before_equals": "pas avant =",
-        "replace_crossed": "jeton croisé",
-        "not_crossing": "croisez une égalité",
-    },
-    "pt": {
-        "malformed": "cálculo errado",
-        "not_integer": "não é inteiro",
-        "not_positive": "não positivo",
-        "division_by_zero": "÷ por zero",
-        "two_multiplications": "dois ×",
-        "premium_invalid": "prémio inválido",
-        "not_in_line": "fora de linha",
-        "gap": "buraco",
-        "first_move_off_start": "cubra o centro",
-        "not_connected": "não ligado",
-        "no_calculation": "sem cálculo",
-        "joker_as_multiplication": "joker não é ×",
-        "too_many_chips": "peças a mais",
-        "chip_unavailable": "peça esgotada",
-        "no_equals": "sem =",
-        "two_equals": "dois =",
-        "leading_zero": "zero à esquerda",
-        "not_equal": "não é igual",
-        "replace_not_before_equals": "não antes do =",
-        "replace_crossed": "peça cruzada",
-        "not_crossing": "cruze uma equação",
-    },
+_REASONS_EN = {
+    "malformed": "bad calculation",
+    "not_integer": "not whole",
+    "not_positive": "not above 0",
+    "division_by_zero": "÷ by zero",
+    "two_multiplications": "two ×",
+    "premium_invalid": "premium breaks it",
+    "not_in_line": "not in one line",
+    "gap": "gap in line",
+    "first_move_off_start": "cover the centre",
+    "not_connected": "not touching",
+    "no_calculation": "no calculation",
+    "joker_as_multiplication": "joker can't be ×",
+    "too_many_chips": "too many chips",
+    "chip_unavailable": "no such chip left",
+    "no_equals": "no =",
+    "two_equals": "two =",
+    "leading_zero": "leading 0",
+    "not_equal": "sides differ",
+    "replace_not_before_equals": "not before =",
+    "replace_crossed": "tile crosses",
+    "not_crossing": "cross an equation",
 }
 
-_TABLES = {"en": _EN, "fr": _FR, "pt": _PT}
+_loaded = {"en": (_EN, _REASONS_EN)}
+
+
+def _tables(lang):
+    """(messages, reasons) for `lang`; another language's module is imported the first time
+    it is asked for (firmware/i18n_fr.py, i18n_pt.py), an unknown one falls back to English."""
+    tables = _loaded.get(lang)
+    if tables is None:
+        if lang == "fr":
+            from firmware import i18n_fr as mod
+        elif lang == "pt":
+            from firmware import i18n_pt as mod  # type: ignore[no-redef]
+        else:
+            return _loaded["en"]
+        tables = _loaded[lang] = (mod.MESSAGES, mod.REASONS)
+    return tables
 
 
 def say(lang, key, *args):
-    table = _TABLES.get(lang, _EN)
-    text = table.get(key) or _EN[key]
+    text = _tables(lang)[0].get(key) or _EN[key]
     return text % args if args else text
 
 
 def reason(lang, code):
-    return _REASONS.get(lang, _REASONS["en"]).get(code) or _REASONS["en"].get(code) or code
+    return _tables(lang)[1].get(code) or _REASONS_EN.get(code) or code

@@ -125,9 +125,10 @@ class SimBoard:
         self.app = App(self.hw, profile, self.settings, problems, registry)
 
     def _usb_read(self):
+        if not self.usb_in:
+            return b""
         data = bytes(self.usb_in)
-        if data:
-            self.usb_in = bytearray()
+        self.usb_in = bytearray()
         return data
 
     # ----- the world acting on the board -----------------------------------------------------
