@@ -209,13 +209,20 @@ class NeoPixelSink:
         self.pixels.show()
 
 
-def usb_read():
-    """What the PC sent on the USB console, without blocking (CircuitPython's supervisor
-    counts the bytes waiting; sys.stdin then reads them as text)."""
-    n = supervisor.runtime.serial_bytes_available
-    if not n:
+def usb_read(limit=256):
+    """What the PC sent on the USB console, without blocking. The supervisor counts the
+    bytes waiting, but sys.stdin reads characters, and a character such as × is two bytes:
+    so one character at a time, while bytes remain, never waiting for more."""
+    runtime = supervisor.runtime
+    if not runtime.serial_bytes_available:
         return b""
-    return sys.stdin.read(min(n, 256)).encode()
+    out = []
+    n = 0
+    while n < limit and runtime.serial_bytes_available:
+        c = sys.stdin.read(1).encode()
+        out.append(c)
+        n += len(c)
+    return b"".join(out)
 
 
 def build(root="/"):

@@ -45,12 +45,22 @@ def usb_reader(limit=256):
     poller = select.poll()
     poller.register(sys.stdin, select.POLLIN)
     stdin = sys.stdin.buffer
+    buf = bytearray(limit)  # allocated once: a quiet scan allocates nothing
+
+    def waiting():
+        for _ in poller.ipoll(0):  # ipoll: no list allocated, unlike poll
+            return True
+        return False
 
     def read():
-        data = b""
-        while len(data) < limit and poller.poll(0):
-            data += stdin.read(1)
-        return data
+        n = 0
+        while n < limit and waiting():
+            b = stdin.read(1)
+            if not b:
+                break
+            buf[n] = b[0]
+            n += 1
+        return bytes(buf[:n]) if n else b""
 
     return read
 

@@ -5,7 +5,7 @@
 | hello | | version, game, sensor, players, mode, service |
 | ls | | files: [[path, bytes], ...] (settings, registry, pin maps, profiles, journal, games) |
 | get | path | path, text (JSON files) or hex (binary files) |
-| put | path, text, more | path, restart: true (takes effect at the next start) |
+| put | path, text, offset, more | path, restart (true: takes effect at the next start) |
 | state | | mode, snapshot (hex, null before a game), pending (the laid move's text) |
 | enrol | face (null: only report tags), or stop: true | service |
 | diag | on: true/false | service |
@@ -15,13 +15,14 @@
 code that reads them at boot (settings, registry, pin map): a file with any problem is
 refused whole, with the problems in `error`, so the PC can never leave a board that boots
 into defaults. It is written to a .new file and renamed over, as the journal is. A file
-longer than a command line comes in parts: each part but the last has `more: true`, and
-the parts are kept in RAM (at most MAX_UPLOAD bytes) until the last one arrives.
+longer than a command line comes in parts: each part but the last has `more: true`, each
+says at which character of the file it starts (`offset`), and the parts are kept in RAM (at
+most MAX_UPLOAD characters) until the last one arrives. chips.json counts at once.
 """
 
 from firmware import pinmap
 from firmware import settings as S
-from firmware.registry import RegistryError, loads
+from firmware.registry import RegistryError, face_text, loads
 
 try:
     from binascii import hexlify
@@ -73,6 +74,10 @@ def _hello(app, msg):
 
 
 def _size(fs, path):
+    """A file's size in bytes, None if it is missing (read whole where fs has no size())."""
+    size = getattr(fs, "size", None)
+    if size is not None:
+        return size(path)
     data = fs.read(path)
     return None if data is None else len(data)
 
@@ -121,8 +126,8 @@ def _get(app, msg):
 
 def problems(path, text):
     """What is wrong with `text` as the board's file `path`: a list, empty when it is good."""
-    if path == "settings.json":
-        return [p.replace("; default kept", "") for p in S.load(text)[1]]
+    if path == "settings.json":  # the boot's wording says what it keeps; here nothing is kept
+        return [p.split("; default")[0] for p in S.load(text)[1]]
     if path == "chips.json":
         try:
             loads(text)
@@ -140,18 +145,25 @@ def problems(path, text):
 
 
 def _put(app, msg):
-    path, text = msg["path"], msg["text"]
-    if not isinstance(path, str) or not isinstance(text, str):
-        return "put needs a path and a text"
-    parts = app.upload if app.upload is not None and app.upload[0] == path else [path]
+    path, text, offset = msg["path"], msg["text"], msg.get("offset", 0)
+    if not isinstance(path, str) or not isinstance(text, str) or not isinstance(offset, int):
+        return "put needs a path, a text and a whole offset"
+    # [path, characters received, parts...]; a part at offset 0 starts afresh, so an upload
+    # cut short and tried again is never glued to its first attempt
+    parts = app.upload
     app.upload = None
+    if offset == 0:
+        parts = [path, 0]
+    elif parts is None or parts[0] != path or parts[1] != offset:
+        return "%s: part at %d out of order; send the file again from its start" % (path, offset)
     parts.append(text)
-    if msg.get("more"):
-        if sum(len(p) for p in parts[1:]) > MAX_UPLOAD:
-            return "%s is longer than %d bytes" % (path, MAX_UPLOAD)
+    parts[1] += len(text)
+    if msg.get("more") is True:
+        if parts[1] > MAX_UPLOAD:
+            return "%s is longer than %d characters" % (path, MAX_UPLOAD)
         app.upload = parts
         return ("path", path, "more", True)
-    text = "".join(parts[1:])
+    text = "".join(parts[2:])
     bad = problems(path, text)
     if bad:
         return "; ".join(bad)
@@ -160,6 +172,11 @@ def _put(app, msg):
         fs.mkdir(path.split("/")[0])
     fs.write(path + ".new", text.encode())
     fs.rename(path + ".new", path)
+    if path == "chips.json":  # the registry in use becomes the one written, at once
+        app.sensing.registry = loads(text)
+        if app.service is not None and app.service.name == "enrol":
+            app.service.registry = app.sensing.registry
+        return ("path", path, "restart", False)
     return ("path", path, "restart", True)
 
 
@@ -190,11 +207,16 @@ def _enrol(app, msg):
     if msg.get("stop"):
         app.end_service()
         return ("service", None)
-    service = _service(app, Enrol)
+    if app.sensing.reader is None:
+        return "this board has no NFC reader: a Hall-only board asks each chip's face"
+    face = msg.get("face")
     try:
-        service.arm(msg.get("face"))
+        if face is not None:
+            face = face_text(face)
     except RegistryError as err:
         return str(err)
+    service = _service(app, Enrol)
+    service.arm(face)
     return ("service", "enrol", "face", service.face)
 
 

@@ -59,6 +59,13 @@ class DeviceFS:
             if not _missing(exc):
                 raise
 
+    def size(self, path):
+        """A file's size in bytes, or None if it does not exist."""
+        try:
+            return os.stat(self._p(path))[6]
+        except OSError:
+            return None
+
     def exists(self, path):
         try:
             os.stat(self._p(path))

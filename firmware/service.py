@@ -109,7 +109,7 @@ class Enrol(Service):
 
     def body(self):
         lay = "Lay a %s" % self.face if self.face is not None else "Waiting for the PC"
-        return [lay, "Enrolled: %d" % self.count, "Known tags: %d" % len(self.registry)]
+        return [lay, "Enrolled: %d" % self.count, "BACK: stop enrolling"]
 
     def sensed(self, event):
         kind, sq = event[0], event[1]
@@ -146,7 +146,17 @@ class Enrol(Service):
 
 
 def save(fs, registry):
-    """Write the registry to chips.json atomically (new file, then rename over)."""
+    """Write the registry to chips.json atomically (new file, then rename over). A chips.json
+    the board could not read at boot is kept as chips.bad first, not written over: the
+    chips enrolled in it can still be mended by hand."""
+    from firmware.registry import RegistryError, loads
+
+    old = fs.read("chips.json")
+    if old is not None:
+        try:
+            loads(old)
+        except RegistryError:
+            fs.rename("chips.json", "chips.bad")
     fs.write("chips.new", registry.to_json().encode())
     fs.rename("chips.new", "chips.json")
 

@@ -41,10 +41,12 @@ def parse_value(key, text):
 
 
 def check(text):
-    """(settings, problems) for a settings file's text, as the board will read it."""
+    """(settings, problems) for a settings file's text, as the board checks it before it
+    writes (firmware/commands.py): the same code, so the same verdict."""
     from firmware import settings as S
+    from firmware.commands import problems
 
-    return S.load(text)
+    return S.load(text)[0], problems("settings.json", text)
 
 
 def _fail(message):
@@ -83,7 +85,12 @@ def _board_settings(link):
         if "no such file" not in str(err):
             raise
         text = None  # no file yet: the board uses the defaults
-    data = {} if text is None else json.loads(text)
+    try:
+        data = {} if text is None else json.loads(text)
+    except ValueError:
+        data = {}  # not JSON: the board uses the defaults, and S.load says why
+    if not isinstance(data, dict):
+        data = {}
     return data, S.load(text)
 
 
@@ -108,25 +115,23 @@ def _maybe_restart(link, restart):
 
 
 def _pins(link, args, restart):
-    from firmware import pinmap
+    from firmware.commands import problems as board_problems
 
     if len(args) >= 2 and args[0] == "push":
         path = args[1]
         text = _read_local(path)
-        try:
-            problems = pinmap.check(json.loads(text))
-        except ValueError:
-            problems = ["not valid JSON"]
+        name = path.replace("\\", "/").split("/")[-1]
+        problems = board_problems("pins/" + name, text)  # the board's own check
         if problems:
             for p in problems:
                 print("refused: %s: %s" % (path, p), file=sys.stderr)
             return 1
-        name = path.replace("\\", "/").split("/")[-1]
         link.write_file("pins/" + name, text)
         print("pin map written to pins/%s (the `pins` setting picks it)" % name)
         return _maybe_restart(link, restart)
     if len(args) >= 2 and args[0] == "pull":
-        text = link.read_file("pins/" + args[1])
+        name = args[1] if args[1].endswith(".json") else args[1] + ".json"
+        text = link.read_file("pins/" + name)
         return _output(text, args[2] if len(args) > 2 else None)
     return _fail("pins needs push FILE or pull NAME [FILE]")
 

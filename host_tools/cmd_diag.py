@@ -29,13 +29,27 @@ def add_arguments(cmd):
     cmd.add_argument("--seconds", type=float, help="stop after this many seconds")
 
 
+# A square works when its magnet was sensed and a tag read there, known or not yet enrolled.
+# A tag that outlives its magnet is a chip lifted slowly, not a fault.
+WORKS = ("placed", "unknown")
+FAULTS = ("no_tag", "reader_down")
+
+
+def note(seen, name, kind):
+    """Record what a square sensed; once it has worked, it stays working."""
+    if kind in WORKS:
+        seen[name] = "works"
+    elif kind in FAULTS and seen.get(name) != "works":
+        seen[name] = kind
+
+
 def summary(seen, width, height):
-    """The squares seen working (#) or with a fault (!) during the test, as text lines."""
+    """The squares that worked (#) or only showed a fault (!) during the test, as text."""
     from engine import squares
 
     marks = {}
     for name, kind in seen.items():
-        marks[squares.parse(name, width, height)] = "#" if kind == "placed" else "!"
+        marks[squares.parse(name, width, height)] = "#" if kind == "works" else "!"
     out = ["    " + "".join(chr(65 + c) for c in range(width))]
     for r in range(height):
         out.append(
@@ -45,24 +59,19 @@ def summary(seen, width, height):
 
 
 def run(args):
-    import json
-
-    from engine import profile as P
     from host_tools.link import Link, LinkError
 
-    seen = {}  # square -> the last kind sensed there
+    seen = {}  # square -> "works", or the fault it showed
     try:
         with Link(args.port) as link:
-            game = link.request("hello")["game"]
-            prof = P.Profile(json.loads(link.read_file("profiles/%s.json" % game)))
+            prof = link.profile()
             link.request("diag", on=True)
             print("Sensor test: lay chips or magnets on the board; Ctrl-C ends it.")
             try:
                 for ev in link.events(args.seconds):
                     if ev["ev"] == "sensor":
                         kind = ev["kind"]
-                        if kind != "lifted":
-                            seen[ev["square"]] = kind
+                        note(seen, ev["square"], kind)
                         what = _WHAT.get(kind, kind)
                         if kind == "placed" and ev.get("face"):
                             what = "chip %s" % ev["face"]
@@ -77,7 +86,7 @@ def run(args):
     except LinkError as err:
         print("diag: %s" % err, file=sys.stderr)
         return 2
-    good = sum(1 for k in seen.values() if k == "placed")
-    print("%d squares read a chip, %d had a fault:" % (good, len(seen) - good))
+    good = sum(1 for k in seen.values() if k == "works")
+    print("%d squares sensed a chip and read its tag, %d only a fault:" % (good, len(seen) - good))
     print("\n".join(summary(seen, prof.width, prof.height)))
     return 0

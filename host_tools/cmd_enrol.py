@@ -46,12 +46,6 @@ def chip_list(profile):
     return out
 
 
-def _profile(link, game):
-    from engine import profile as P
-
-    return P.Profile(json.loads(link.read_file("profiles/%s.json" % game)))
-
-
 def _save(path, chips):
     tmp = path + ".new"
     with open(tmp, "w", encoding="utf-8") as f:
@@ -77,6 +71,18 @@ def _check(link, seconds):
     return 0
 
 
+def _next_chip(link, timeout):
+    """The next `enrolled` event, or a message saying why none came."""
+    while True:
+        ev = link.wait_for(("enrolled", "service"), timeout)
+        if ev is None:
+            return "no chip in %.0f s: stopped; run again with --faces for the rest" % timeout
+        if ev["ev"] == "enrolled":
+            return ev
+        if ev.get("name") is None:
+            return "stopped on the board"
+
+
 def _enrol(link, wanted, save, timeout):
     counts = {}
     for face in wanted:
@@ -86,58 +92,52 @@ def _enrol(link, wanted, save, timeout):
     if os.path.exists(save):
         with open(save, encoding="utf-8") as f:
             chips = json.load(f).get("chips", {})
-    seen = set()
+    mine = {}  # uid -> face, the chips enrolled in this run
+    queue = list(wanted)
     try:
-        for face in wanted:
+        while queue:
+            face = queue.pop(0)
             done[face] = done.get(face, 0) + 1
             link.request("enrol", face=face)
             print(
                 "Lay a %s (%d of %d) ... " % (face, done[face], counts[face]), end="", flush=True
             )
-            while True:
-                ev = link.wait_for(("enrolled", "service"), timeout)
-                if ev is None:
-                    print(
-                        "\nno chip in %.0f s: stopped; run again with --faces for the rest"
-                        % timeout
-                    )
-                    return 1
-                if ev["ev"] == "service":
-                    if ev.get("name") is None:
-                        print("\nstopped on the board")
-                        return 1
-                    continue
-                break
+            ev = _next_chip(link, timeout)
+            if isinstance(ev, str):
+                print("\n" + ev)
+                return 1
             uid = ev["uid"]
             note = ""
-            if uid in seen:
-                note = " (this chip was already enrolled in this run!)"
+            if uid in mine:
+                # the same chip twice: one chip of its first face is still to enrol
+                lost = mine[uid]
+                done[lost] -= 1
+                queue.append(lost)
+                note = " (this chip was the %s just before: lay another %s later)" % (lost, lost)
             elif ev.get("was") not in (None, face):
                 note = " (it was a %s)" % ev["was"]
-            seen.add(uid)
+            mine[uid] = face
             chips[uid] = face
             _save(save, chips)
             print("%s, tag %s%s" % (ev["square"], uid, note))
     finally:
         link.request("enrol", stop=True)
-    print(
-        "%d chips enrolled; the board saved chips.json, and %s holds a copy" % (len(wanted), save)
-    )
+    print("%d chips enrolled; the board saved chips.json, and %s holds a copy" % (len(mine), save))
     return 0
 
 
 def _restore(link, path):
-    from firmware.registry import RegistryError, loads
+    from firmware.commands import problems
+    from firmware.registry import loads
 
     with open(path, encoding="utf-8") as f:
         text = f.read()
-    try:
-        n = len(loads(text))
-    except RegistryError as err:
-        print("enrol: %s: %s" % (path, err), file=sys.stderr)
+    bad = problems("chips.json", text)  # the board's own check
+    if bad:
+        print("enrol: %s: %s" % (path, "; ".join(bad)), file=sys.stderr)
         return 2
     link.write_file("chips.json", text)
-    print("%d chips written to the board's chips.json; they count from its next start" % n)
+    print("%d chips written to the board's chips.json, in use at once" % len(loads(text)))
     return 0
 
 
@@ -146,7 +146,14 @@ def run(args):
 
     try:
         with Link(args.port) as link:
-            game = link.request("hello")["game"]
+            hello = link.request("hello")
+            game = hello["game"]
+            if hello["sensor"] != "nfc":
+                print(
+                    "enrol: this board reads no tags (sensor %s)" % hello["sensor"],
+                    file=sys.stderr,
+                )
+                return 2
             if args.restore:
                 return _restore(link, args.restore)
             if args.check:
@@ -160,7 +167,7 @@ def run(args):
                     print("enrol: %s" % err, file=sys.stderr)
                     return 2
             else:
-                wanted = chip_list(_profile(link, game))
+                wanted = chip_list(link.profile(game))
             save = args.save or "chips-%s.json" % game
             return _enrol(link, wanted, save, args.timeout)
     except LinkError as err:

@@ -44,13 +44,10 @@ def board_path(name):
     return name if name.endswith(".dat") else name + ".dat"
 
 
-def decode(data, game=None, profile_text=None):
-    """(Game, about) from a saved game's bytes: an archived game or a journal."""
-    from engine import profile as P
-    from engine import snapshot
-    from engine.errors import EngineError
+def unpack(data, game=None):
+    """(snapshot, about) from a saved game's bytes: an archived game, or the journal of the
+    game in progress (whose game, not written in it, is `game`)."""
     from firmware import archive, journal
-    from host_tools import replay
 
     payload, problem = journal.verify(data)
     if problem is not None:
@@ -58,17 +55,24 @@ def decode(data, game=None, profile_text=None):
     try:
         snap, about = archive.decode(payload)
     except (ValueError, UnicodeError):
-        # not an archived game: the journal of a game in progress
         snap, about = payload, {"game": game or "calculissimo", "racks": None}
-    game = about.get("game")
-    if game not in ("calculissimo", "calqable"):
-        raise GameFileError("unknown game %r" % (game,))
+    if about.get("game") not in ("calculissimo", "calqable"):
+        raise GameFileError("unknown game %r" % (about.get("game"),))
+    return snap, about
+
+
+def decode(data, game=None, profile=None):
+    """(Game, about) from a saved game's bytes, with the board's `profile` (else the PC's)."""
+    from engine import profile as P
+    from engine import snapshot
+    from engine.errors import EngineError
+    from host_tools import replay
+
+    snap, about = unpack(data, game)
     try:
-        if profile_text is not None:
-            prof = P.Profile(json.loads(profile_text))
-        else:
-            prof = P.load(str(replay.profile_file(game, "default")))
-        return snapshot.decode(prof, snap), about
+        if profile is None:
+            profile = P.load(str(replay.profile_file(about["game"], "default")))
+        return snapshot.decode(profile, snap), about
     except (EngineError, ValueError) as err:
         raise GameFileError(str(err))
 
@@ -99,42 +103,38 @@ def check(game, data):
     return record, lines
 
 
+def _from_board(link, path, profiles, current):
+    """(Game, about, path) for a game on the board, decoded with the board's own profile
+    (`profiles`: game -> Profile, each read once; `current`: the board's game now)."""
+    data = link.read_file(board_path(path))
+    if not isinstance(data, bytes):
+        raise GameFileError("%s is not a saved game" % path)
+    game_name = unpack(data, current)[1]["game"]
+    if game_name not in profiles:
+        profiles[game_name] = link.profile(game_name)
+    game, about = decode(data, current, profiles[game_name])
+    return game, about, board_path(path)
+
+
 def _load(name, link, args):
-    """(Game, about, label) for NAME: a local file if one exists, else the board's."""
+    """(Game, about, label) for NAME: a file on the PC if there is one, else the board's."""
     if os.path.isfile(name):
         with open(name, "rb") as f:
             return decode(f.read(), args.game) + (name,)
     if link is None:
         raise GameFileError("%s: no such file (give --port to read it from the board)" % name)
-    path = board_path(name)
-    data = link.read_file(path)
-    hello = link.request("hello")
-    about_game = hello["game"]
-    game, about = decode(data, about_game, _board_profile(link, data, about_game))
-    return game, about, path
-
-
-def _board_profile(link, data, current):
-    """The board's own profile text for a saved game (the board may differ from the PC)."""
-    from firmware import archive, journal
-
-    payload, _ = journal.verify(data)
-    game = current
-    if payload is not None:
-        try:
-            game = archive.decode(payload)[1].get("game", current)
-        except (ValueError, UnicodeError):
-            pass
-    return link.read_file("profiles/%s.json" % game)
+    return _from_board(link, name, {}, link.request("hello")["game"])
 
 
 def _list(link):
     files = [f for f in link.request("ls")["files"] if f[0].startswith("games/")]
     if not files:
         print("no finished games on the board yet")
+    profiles = {}
+    current = link.request("hello")["game"]
     for path, size in files:
         try:
-            game, _, _ = _load(path, link, None)
+            game, _, _ = _from_board(link, path, profiles, current)
             what = "%s, %d players, %d turns, totals %s" % (
                 game.profile.game, game.players, game.turns, game.totals()
             )  # fmt: skip

@@ -21,7 +21,7 @@ def add_arguments(cmd):
         help="the game on the board (with --text, calqable plays tests/data/calqable.json)",
     )  # fmt: skip
     cmd.add_argument(
-        "--port", type=int, default=8765, help="the web page's port (0: any free one)"
+        "--web-port", type=int, default=8765, help="the web page's port (0: any free one)"
     )
     cmd.add_argument("--no-browser", action="store_true", help="do not open a browser")
     cmd.add_argument(
@@ -33,7 +33,7 @@ def run(args):
     if not args.text and args.script is None:
         from host_tools import websim
 
-        return websim.serve(args.game, args.port, not args.no_browser, args.root)
+        return websim.serve(args.game, args.web_port, not args.no_browser, args.root)
 
     from host_tools import simboard_cli
 

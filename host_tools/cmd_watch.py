@@ -87,13 +87,11 @@ class Watcher:
 
     def sync(self):
         """Read the board's game afresh (its snapshot), and draw it."""
-        from engine import profile as P
         from engine import snapshot
 
         game_name = self.link.request("hello")["game"]
         if self.profile is None or self.profile.game != game_name:
-            text = self.link.read_file("profiles/%s.json" % game_name)
-            self.profile = P.Profile(json.loads(text))
+            self.profile = self.link.profile(game_name)
         state = self.link.request("state")
         if state["snapshot"] is None:
             self.game = None
@@ -151,8 +149,11 @@ def run(args):
                 return 0
             watcher = Watcher(link, lambda text: print(text, flush=True))
             watcher.sync()
-            for ev in link.events(args.seconds):
-                watcher.handle(ev)
+            try:
+                for ev in link.events(args.seconds):
+                    watcher.handle(ev)
+            except KeyboardInterrupt:  # the usual way to stop: still say what was checked
+                print()
             print("%d moves checked, %d disagreements" % (watcher.checked, watcher.mismatches))
             return 1 if watcher.mismatches else 0
     except LinkError as err:

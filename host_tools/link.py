@@ -57,7 +57,18 @@ class Link:
             raise LinkError("no board at %s: %s" % (self.port, err))
         self.buf = b""
         self.queue = []  # events read while waiting for a reply
-        self.next_id = 1
+        # What came before this run (a late reply to someone else's command) is dropped,
+        # and ids start anywhere, so an old reply can never pass for an answer.
+        self.serial.reset_input_buffer()
+        # and a line end first ends whatever half line the board holds (stray bytes from a
+        # terminal, a tool that was stopped mid-write): the board ignores empty lines
+        try:
+            self.serial.write(b"\n")
+        except (serial.SerialException, OSError) as err:
+            raise LinkError("cannot write to %s: %s" % (self.port, err))
+        import random
+
+        self.next_id = random.randrange(1, 1 << 30)
 
     def close(self):
         self.serial.close()
@@ -124,6 +135,8 @@ class Link:
                 if not obj.get("ok"):
                     raise LinkError("the board refused %s: %s" % (cmd, obj.get("error")))
                 return obj
+            if obj["ev"] == "cannot_start":
+                raise LinkError("the board cannot start: %s" % obj.get("text"))
             if obj["ev"] != "reply":
                 self.queue.append(obj)
 
@@ -170,11 +183,28 @@ class Link:
             return reply["text"]
         return bytes.fromhex(reply["hex"])
 
-    def write_file(self, path, text, part=128):
-        """Write a board file (the board checks it first); long files go in parts, each
-        inside the board's command line (firmware/console.py MAX_LINE) even when every
-        character is escaped in JSON as \\uXXXX."""
-        for start in range(0, len(text) - part, part):
-            self.request("put", path=path, text=text[start : start + part], more=True)
-        last = text[(max(0, len(text) - 1) // part) * part :]
-        return self.request("put", path=path, text=last)
+    def write_file(self, path, text, line=600):
+        """Write a board file (the board checks it first). A long file goes in parts whose
+        JSON text stays under `line` bytes, well inside the board's command line
+        (firmware/console.py MAX_LINE) however its characters are escaped."""
+        parts = []
+        start = size = 0
+        for k in range(len(text)):
+            width = len(json.dumps(text[k])) - 2  # the character as JSON writes it
+            if size + width > line:
+                parts.append((start, text[start:k]))
+                start, size = k, 0
+            size += width
+        parts.append((start, text[start:]))
+        for offset, part in parts[:-1]:
+            self.request("put", path=path, text=part, offset=offset, more=True)
+        offset, part = parts[-1]
+        return self.request("put", path=path, text=part, offset=offset)
+
+    def profile(self, game=None):
+        """The board's own profile (engine.profile.Profile) of `game`, else of its game."""
+        from engine import profile as P
+
+        if game is None:
+            game = self.request("hello")["game"]
+        return P.Profile(json.loads(self.read_file("profiles/%s.json" % game)))

@@ -100,10 +100,17 @@ class LiveBoard:
         """Start the firmware from the folder's files, as a power-up or soft reboot does."""
         from firmware.sim.clock import SimClock
 
-        clock = self.board.clock if self.board is not None else SimClock()
+        old = self.board
+        clock = old.clock if old is not None else SimClock()
         board = SimBoard(
             None, fs=DeviceFS(self.root), clock=clock, out=_Lines(self), enrolled=False
         )
+        if old is not None:  # a restart leaves the chips where they lie
+            board.chain.inputs[:] = old.chain.inputs
+            for sq, (face, uid) in old.on_board.items():
+                if face in board.tags and uid in board.tags[face]:
+                    board.tags[face].remove(uid)
+                board.put(sq, face, uid)
         self.board = board
         self.boots += 1
         board.boot()
@@ -279,6 +286,11 @@ class LiveBoard:
                 self._boot()
             return
         cut = data.find(b"\x03")
+        if cut >= 0 and not self.port.private:
+            # A loopback socket is open to every program on the PC, and to web pages: it never
+            # gets the REPL twin, which runs the code it is sent. Ctrl-C is dropped there.
+            data = data.replace(b"\x03", b"")
+            cut = -1
         if cut < 0:
             self.board.usb_in.extend(data)
             return

@@ -13,6 +13,8 @@ import os
 
 
 class PtyPort:
+    private = True  # the slave side is opened only by its owner (mode 0620)
+
     def __init__(self):
         import tty  # POSIX only
 
@@ -56,6 +58,8 @@ class SocketPort:
 
     Host tools open `path` ("socket://127.0.0.1:PORT", pyserial's URL) as they would a serial
     port. One PC at a time, as on USB: a new connection replaces the old one."""
+
+    private = False  # any program on this PC can connect, web pages included
 
     def __init__(self, port=0):
         import socket

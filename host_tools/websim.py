@@ -236,19 +236,17 @@ def serve(game="calculissimo", port=8765, open_browser=True, root=None, speed=1.
     except OSError as err:
         why = err.strerror or err
         print(
-            "cannot serve on 127.0.0.1:%d: %s (--port 0 takes a free port)" % (port, why),
+            "cannot serve on 127.0.0.1:%d: %s (--web-port 0 takes a free port)" % (port, why),
             file=sys.stderr,
         )
         return 1
     live.start()
     url = "http://127.0.0.1:%d/" % server.server_port
     try:
-        print("The simulated board (%s) is at %s" % (game, url), flush=True)
-        try:
-            path = live.serial()
-            print("host tools can talk to the board: python -m host_tools watch --port " + path)
-        except (OSError, AttributeError, ImportError) as err:  # no pseudo-terminals (Windows)
-            print("no USB port for the board: %s" % err)
+        # the folder's settings say which game the board plays (`--game` makes a new folder)
+        print("The simulated board (%s) is at %s" % (live.board.profile.game, url), flush=True)
+        path = live.serial()  # a pseudo-terminal, or a loopback socket where there are none
+        print("host tools can talk to the board: python -m host_tools watch --port " + path)
         if not (open_browser and _open_browser(url)):
             print("Open that address in a web browser.")
         print("Ctrl-C stops the board.", flush=True)

@@ -259,14 +259,14 @@ def whole_board(tmp):
         def __init__(self, text):
             self.text = text
 
-        def available(self):
-            return len(self.text)
+        def available(self):  # bytes, as CircuitPython's supervisor counts them
+            return len(self.text.encode())
 
         def read(self, n):
             data, self.text = self.text[:n], self.text[n:]
             return data
 
-    console = Console('{"cmd": "hello", "id": 5}\n')
+    console = Console('{"cmd": "hello", "id": 5, "x": "×"}\n')
     supervisor.runtime.console = console
     real_stdin = sys.stdin
     sys.stdin = console

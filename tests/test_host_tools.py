@@ -254,7 +254,7 @@ def test_diag_reports_every_sensor_and_hands_the_chips_to_the_game(capsys, board
     t.join()
     assert status == 0
     assert "A1   chip 7 (tag " in out and "O15  magnet, no tag" in out
-    assert "1 squares read a chip, 1 had a fault:" in out
+    assert "1 squares sensed a chip and read its tag, 1 only a fault:" in out
     assert "  1 #.............." in out and " 15 ..............!" in out
     time.sleep(0.3)
     with board.lock:
@@ -292,5 +292,99 @@ def test_the_same_link_over_a_loopback_socket(capsys, tmp_path):
         assert status == 0, err
         status, out, _ = run_cli(capsys, "config", "get", "strict", "--port", url)
         assert (status, out.strip()) == (0, "true")
+    finally:
+        live.stop()
+
+
+def test_games_list_reads_the_board_even_after_a_pull(capsys, board, tmp_path, monkeypatch):
+    lay(board, RULEBOOK[0])
+    press(board, "ok")
+    for _ in range(2):
+        press(board, "ok")
+        press(board, "ok")
+    for _ in range(15):
+        press(board, "ok")
+    board.start()
+    pc = tmp_path / "pc"  # (tmp_path is the board's flash)
+    pc.mkdir()
+    monkeypatch.chdir(pc)  # `pull` writes games/001.dat here, the board's own name
+    assert run_cli(capsys, "games", "pull", "--port", board.port.path)[0] == 0
+    (pc / "games" / "001.dat").write_bytes(b"not the board's")
+    status, out, err = run_cli(capsys, "games", "list", "--port", board.port.path)
+    assert status == 0, err
+    assert "games/001.dat" in out and "totals [48, 0]" in out
+
+
+def test_the_same_chip_laid_twice_is_asked_for_again(capsys, tmp_path):
+    (tmp_path / "chips.json").write_text('{"chips": {}}')
+    live = LiveBoard(tmp_path, speed=4)
+    port = live.serial()
+    live.start()
+    asked = []
+
+    def player():  # lays a new 9, then that same 9 again when a + is asked, then another 9
+        deadline = time.monotonic() + 20
+        first = None
+        while len(asked) < 3 and time.monotonic() < deadline:
+            service = live.board.app.service
+            face = getattr(service, "face", None)
+            if face is not None and len(asked) == service.count:
+                asked.append(face)
+                square = "ABC"[len(asked) - 1] + "1"
+                with live.lock:
+                    if first is None:
+                        live.board.put(live.square(square), face)
+                        first = live.board.on_board[live.square(square)]
+                    else:
+                        if len(asked) == 2:  # the 9 from A1, picked up and laid on B1
+                            live.board.take(live.square("A1"))
+                            live.board.put(live.square(square), first[0], first[1])
+                        else:  # a chip not laid before
+                            fresh = live.board.tags[face].pop(0)
+                            live.board.put(live.square(square), face, fresh)
+            time.sleep(0.05)
+
+    t = threading.Thread(target=player)
+    t.start()
+    try:
+        status, out, err = run_cli(
+            capsys, "enrol", "--faces", "9,+", "--save", str(tmp_path / "pc.json"),
+            "--timeout", "10", "--port", port,
+        )  # fmt: skip
+    finally:
+        t.join()
+        live.stop()
+    assert status == 0, out + err
+    assert asked == ["9", "+", "9"]
+    assert "(this chip was the 9 just before: lay another 9 later)" in out
+    assert "2 chips enrolled" in out
+    chips = json.loads((tmp_path / "chips.json").read_text())["chips"]
+    assert sorted(chips.values()) == ["+", "9"]
+
+
+def test_a_restart_keeps_the_chips_lying_on_the_simulated_board(board):
+    lay(board, "H8:7")
+    board.board.app.running = False  # as after the PC's `restart`
+    board.board.app.restart = True
+    board.run(20)
+    assert board.boots == 2
+    board.run(600)
+    assert board.board.app.sensing.placed == {board.square("H8"): "7"}
+
+
+def test_the_socket_port_never_hands_the_board_to_the_repl(capsys, tmp_path):
+    live = LiveBoard(tmp_path, speed=4)
+    url = live.serial(kind="socket")
+    live.start()
+    try:
+        import serial
+
+        s = serial.serial_for_url(url, timeout=0.5)
+        s.write(b"\r\x03\r\x01print('hi')\x04")
+        time.sleep(0.3)
+        s.close()
+        assert live.repl is None
+        status, out, err = run_cli(capsys, "config", "get", "game", "--port", url)
+        assert status == 0, out + err
     finally:
         live.stop()

@@ -209,7 +209,7 @@ def _read_until(fd, words, seconds=5):
 def test_sim_command_serves_the_board_until_ctrl_c(tmp_path):
     root = tmp_path / "flash"
     proc = subprocess.Popen(
-        [sys.executable, "-m", "host_tools", "sim", "--no-browser", "--port", "0"]
+        [sys.executable, "-m", "host_tools", "sim", "--no-browser", "--web-port", "0"]
         + ["--root", str(root)],
         cwd=REPO,
         stdout=subprocess.PIPE,

@@ -32,6 +32,10 @@ class MemFS:
     def remove(self, path):
         self.files.pop(path, None)
 
+    def size(self, path):
+        data = self.files.get(path)
+        return None if data is None else len(data)
+
     def exists(self, path):
         return path in self.files
 

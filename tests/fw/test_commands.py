@@ -62,17 +62,34 @@ def test_settings_are_checked_by_the_board_before_they_are_written():
     eq(json.loads(cmd(board, "get", path="settings.json")["text"])["players"], 3)
 
 
-def test_a_long_file_comes_in_parts():
+def upload(board, path, text, size=400, stop=None):
+    """Send `text` in parts as the PC does; the last reply (or the one before part `stop`)."""
+    r = None
+    for k in range(0, len(text), size):
+        if stop is not None and k // size == stop:
+            return r
+        more = k + size < len(text)
+        r = cmd(board, "put", path=path, text=text[k : k + size], offset=k, more=more)
+        eq(r["ok"], True, r.get("error", ""))
+    return r
+
+
+def test_a_long_file_comes_in_parts_and_a_cut_upload_can_start_again():
     board = new_board()
     chips = {"04%06x" % k: "7" for k in range(200)}
     text = json.dumps({"chips": chips})
-    for k in range(0, len(text), 400):
-        last = k + 400 >= len(text)
-        r = cmd(board, "put", path="chips.json", text=text[k : k + 400], more=not last)
-        eq(r["ok"], True)
+    upload(board, "chips.json", text, stop=3)  # the cable came out after three parts
+    eq(board.fs.read("chips.json"), None)
+    eq(upload(board, "chips.json", text)["restart"], False)  # sent again from the start
     eq(board.fs.read("chips.json"), text.encode())
+    eq(len(board.app.sensing.registry), 200)  # and in use at once
     r = cmd(board, "put", path="chips.json", text='{"chips": {"zz": "7"}}')
     eq(r["ok"], False)
+    r = cmd(board, "put", path="chips.json", text="{", offset=5, more=True)
+    eq(r["error"], "chips.json: part at 5 out of order; send the file again from its start")
+    r = cmd(board, "put", path="chips.json", text='{"chips": {}}', more="false")
+    eq(r.get("more"), None)  # only true means more: this was the whole file
+    eq(board.fs.read("chips.json"), b'{"chips": {}}')
 
 
 def test_only_the_boards_data_files_can_be_read_or_written():
@@ -150,7 +167,9 @@ def test_sensor_test_lights_what_it_senses_and_the_game_then_sees_the_chips():
     eq(board.app.leds.frame[sq("H8")], 2)  # GREEN
     board.press("back")  # BACK on the board ends the test
     eq(board.app.service, None)
-    eq(board.app.referee.game.pending, [(sq("H8"), board.app.referee.game.pending[0][1])])
+    from engine import faces
+
+    eq(board.app.referee.game.pending, [(sq("H8"), faces.cell_code(*faces.parse("5")))])
     eq(sorted(board.app.referee.unknown), [sq("C3")])
 
 
@@ -198,3 +217,50 @@ def test_the_archive_keeps_the_newest_games_and_renumbers_past_999():
     except ValueError as err:
         eq(str(err), "games/002.dat: journal too short")
     eq(archive.decode(archive.encode(b"abc", {"racks": [["7"]]})), (b"abc", {"racks": [["7"]]}))
+
+
+def test_enrol_refuses_a_bad_face_and_a_board_without_a_reader():
+    board = new_board()
+    eq(cmd(board, "enrol", face=["7"])["ok"], False)
+    eq(board.app.service, None)  # nothing started
+    hall = new_board(nfc=False)
+    r = cmd(hall, "enrol", face="7")
+    eq(r["error"], "this board has no NFC reader: a Hall-only board asks each chip's face")
+    eq(hall.app.service, None)
+
+
+def test_a_restored_registry_is_kept_by_the_next_enrolment():
+    fs = MemFS()
+    board = SimBoard(default_profile(), {"players": 2, "turn_seconds": 0}, fs=fs, enrolled=False)
+    board.boot()
+    board.run(50)
+    restored = {"04aa0001": "5", "04aa0002": "+"}
+    cmd(board, "put", path="chips.json", text=json.dumps({"chips": restored}))
+    cmd(board, "enrol", face="9")
+    board.place(sq("A1"), "9")
+    chips = json.loads(fs.read("chips.json"))["chips"]
+    eq(len(chips), 3)
+    eq(chips["04aa0001"], "5")
+
+
+def test_a_registry_the_board_could_not_read_is_kept_aside_not_overwritten():
+    fs = MemFS()
+    fs.write("chips.json", b'{"chips": {"04aa0001": "5", "zz": "7"}}')
+    board = SimBoard(default_profile(), {"players": 2, "turn_seconds": 0}, fs=fs, enrolled=False)
+    board.boot()
+    board.run(50)
+    cmd(board, "enrol", face="9")
+    board.place(sq("A1"), "9")
+    eq(fs.read("chips.bad"), b'{"chips": {"04aa0001": "5", "zz": "7"}}')
+    eq(list(json.loads(fs.read("chips.json"))["chips"].values()), ["9"])
+
+
+def test_the_turn_clock_stands_still_during_a_service_mode():
+    board = new_board({"players": 2, "turn_seconds": 60})
+    board.run(10000)
+    eq(board.app.referee.seconds_left(), 50)
+    cmd(board, "diag", on=True)
+    board.run(30000)
+    cmd(board, "diag", on=False)
+    eq(board.app.referee.seconds_left(), 50)
+    eq(board.app.referee.game.turns, 0)  # no time-up meanwhile
