@@ -102,21 +102,18 @@ def _ls(app, msg):
 
 
 def _readable(path):
-    """Why the PC may not read `path`, or None: only the board's own data files."""
+    """May the PC read `path`? Only the board's own data files."""
     if not isinstance(path, str) or ".." in path or path.startswith("/"):
-        return "no such file"
+        return False
     if path in ROOT_FILES:
-        return None
+        return True
     parts = path.split("/")
-    if len(parts) == 2 and parts[0] in FOLDERS and parts[1]:
-        return None
-    return "no such file"
+    return len(parts) == 2 and parts[0] in FOLDERS and parts[1] != ""
 
 
 def _get(app, msg):
     path = msg["path"]
-    why = _readable(path)
-    data = None if why else app.hw.fs.read(path)
+    data = app.hw.fs.read(path) if _readable(path) else None
     if data is None:
         return "%s: no such file" % path
     if path.endswith(".json"):

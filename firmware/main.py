@@ -45,7 +45,8 @@ def main():
         app = build()
         app.boot()
     except (OSError, ValueError, ImportError) as err:
-        line = json.dumps({"ev": "cannot_start", "text": str(err)}) + "\n"
+        # built by hand so "ev" comes first, as deploy/main.py writes it for its own reasons
+        line = '{"ev": "cannot_start", "text": %s}\n' % json.dumps(str(err))
         while True:
             sys.stdout.write(line)
             time.sleep(5)
