@@ -16,9 +16,10 @@ they had just been laid or lifted, so the game sees the board as it now is.
 """
 
 from engine import squares
+from firmware import i18n
 from firmware import leds as L
 from firmware.registry import Registry, face_text, uid_hex
-from firmware.screen import ROWS, pad
+from firmware.screen import ROWS
 from firmware.sensing import LIFTED, NO_TAG, PLACED, READER_DOWN, TAG_ONLY, UNKNOWN
 
 _DIAG_COLOUR = {
@@ -48,8 +49,8 @@ class Service:
         """True when the button ends the mode (BACK)."""
         return name == "back"
 
-    def title(self):
-        return self.name
+    def say(self, key, *args):
+        return i18n.say(self.app.settings["language"], key, *args)
 
     def body(self):
         """The display's lines 2 to 4."""
@@ -57,10 +58,10 @@ class Service:
 
     def lines(self):
         out = [""] * ROWS
-        out[0] = self.title()
+        out[0] = self.say(self.name + "_title")
         body = self.body()
         for k in range(len(body)):
-            out[2 + k] = pad(body[k], 21).rstrip(" ")
+            out[2 + k] = body[k][:21]
         out[ROWS - 1] = self.last[:21]
         return out
 
@@ -104,12 +105,9 @@ class Enrol(Service):
         self.face = None if face is None else face_text(face)
         self.dirty = True
 
-    def title(self):
-        return "Enrol chips"
-
     def body(self):
-        lay = "Lay a %s" % self.face if self.face is not None else "Waiting for the PC"
-        return [lay, "Enrolled: %d" % self.count, "BACK: stop enrolling"]
+        lay = self.say("lay_a", self.face) if self.face is not None else self.say("wait_pc")
+        return [lay, self.say("enrolled", self.count), self.say("back_stop")]
 
     def sensed(self, event):
         kind, sq = event[0], event[1]
@@ -169,18 +167,15 @@ class Diag(Service):
         self.found = {}  # square -> sensing event kind
         self.waiting = ()  # type: tuple
 
-    def title(self):
-        return "Sensor test"
-
     def body(self):
         tags = 0
         for kind in self.found.values():
             if kind == PLACED:
                 tags += 1
         return [
-            "Magnets: %d" % (len(self.found) + len(self.waiting)),
-            "Chips known: %d" % tags,
-            "BACK: end the test",
+            self.say("magnets", len(self.found) + len(self.waiting)),
+            self.say("chips_known", tags),
+            self.say("back_stop"),
         ]
 
     def poll(self):

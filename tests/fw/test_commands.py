@@ -264,3 +264,15 @@ def test_the_turn_clock_stands_still_during_a_service_mode():
     cmd(board, "diag", on=False)
     eq(board.app.referee.seconds_left(), 50)
     eq(board.app.referee.game.turns, 0)  # no time-up meanwhile
+
+
+def test_the_service_modes_speak_the_boards_language():
+    board = new_board({"language": "fr"})
+    cmd(board, "enrol", face="9")
+    eq(
+        board.screen()[:5],
+        ["Enregistrer jetons", "", "Posez un 9", "Enregistrés : 0", "RETOUR : arrêter"],
+    )
+    board = new_board({"language": "pt"})
+    cmd(board, "diag", on=True)
+    eq(board.screen()[:3], ["Teste dos sensores", "", "Ímanes: 0"])
