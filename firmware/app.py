@@ -94,7 +94,7 @@ class App:
         self.referee.archive = self._archive
         self.console = Console(hw.read) if hw.read is not None else None
         self.service = None  # a service mode (firmware/service.py) while the PC runs one
-        self.upload = None  # [path, parts...] of a file coming from the PC in parts
+        self.upload = None  # [path, characters so far, parts...] of a file the PC sends in parts
         self.leds = Leds(hw.pixels, profile, settings, hw.serpentine)
         self.screen = Screen(hw.display)
         self.problems = list(problems)

@@ -171,8 +171,6 @@ def _put(app, msg):
     fs.rename(path + ".new", path)
     if path == "chips.json":  # the registry in use becomes the one written, at once
         app.sensing.registry = loads(text)
-        if app.service is not None and app.service.name == "enrol":
-            app.service.registry = app.sensing.registry
         return ("path", path, "restart", False)
     return ("path", path, "restart", True)
 

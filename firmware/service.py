@@ -93,10 +93,8 @@ class Enrol(Service):
 
     def __init__(self, app):
         Service.__init__(self, app)
-        sensing = app.sensing
-        if sensing.registry is None:
-            sensing.registry = Registry()
-        self.registry = sensing.registry
+        if app.sensing.registry is None:
+            app.sensing.registry = Registry()  # the one registry in use: a `put` may replace it
         self.face = None  # the face the next new tag gets (None: only report tags)
         self.count = 0
 
@@ -123,23 +121,24 @@ class Enrol(Service):
             ev.emit(kind, "square", self.square(sq))
             return
         text = uid_hex(uid)
-        was = self.registry.face(text)
+        registry = self.app.sensing.registry
+        was = registry.face(text)
         if self.face is None:
             self.marks[sq] = L.GREEN if was is not None else L.MAGENTA
             ev.emit("tag", "square", self.square(sq), "uid", text, "face", was)
             return
         face = self.face
-        self.registry.enrol(text, face)
-        self.app.sensing.placed[sq] = self.registry.face(text)
+        registry.enrol(text, face)
+        self.app.sensing.placed[sq] = registry.face(text)
         self.face = None  # one chip per face given: a second chip is never enrolled by mistake
         self.count += 1
         self.marks[sq] = L.GREEN
         self.last = "%s %s" % (self.square(sq), face)
         try:
-            save(self.app.hw.fs, self.registry)
+            save(self.app.hw.fs, registry)
         except OSError as err:
             ev.emit("save_failed", "error", "could not save chips.json (%s)" % err)
-            self.last = "Not saved!"
+            self.last = self.say("save_failed")
         ev.emit("enrolled", "square", self.square(sq), "uid", text, "face", face, "was", was)
 
 

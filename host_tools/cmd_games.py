@@ -61,8 +61,9 @@ def unpack(data, game=None):
     return snap, about
 
 
-def decode(data, game=None, profile=None):
-    """(Game, about) from a saved game's bytes, with the board's `profile` (else the PC's)."""
+def decode(data, game=None, profile_of=None):
+    """(Game, about) from a saved game's bytes; `profile_of(game name)` gives the board's
+    profile (without it, the PC's own is used)."""
     from engine import profile as P
     from engine import snapshot
     from engine.errors import EngineError
@@ -70,8 +71,10 @@ def decode(data, game=None, profile=None):
 
     snap, about = unpack(data, game)
     try:
-        if profile is None:
+        if profile_of is None:
             profile = P.load(str(replay.profile_file(about["game"], "default")))
+        else:
+            profile = profile_of(about["game"])
         return snapshot.decode(profile, snap), about
     except (EngineError, ValueError) as err:
         raise GameFileError(str(err))
@@ -109,10 +112,13 @@ def _from_board(link, path, profiles, current):
     data = link.read_file(board_path(path))
     if not isinstance(data, bytes):
         raise GameFileError("%s is not a saved game" % path)
-    game_name = unpack(data, current)[1]["game"]
-    if game_name not in profiles:
-        profiles[game_name] = link.profile(game_name)
-    game, about = decode(data, current, profiles[game_name])
+
+    def profile_of(name):
+        if name not in profiles:
+            profiles[name] = link.profile(name)
+        return profiles[name]
+
+    game, about = decode(data, current, profile_of)
     return game, about, board_path(path)
 
 
