@@ -221,6 +221,7 @@ class Game:
         if not verdict.legal:
             if self.options["strict"] and not self.over:
                 self.forfeit()
+                verdict.forfeited = True
             return verdict
         p = self.to_move
         self.board.remove(removed)
@@ -280,6 +281,7 @@ class Game:
             self._commit(move, verdict)
         elif self.options["strict"] and not self.over:
             self.forfeit()
+            verdict.forfeited = True
         return verdict
 
     def push(self, move):
@@ -553,6 +555,17 @@ class Game:
         self.over = True
         self.pending = []
         return self.penalties
+
+    def unfinish(self):
+        """Take back `finish`: the end penalties and bonuses come off the scores again."""
+        if self.penalties is None:
+            raise GameStateError("the game is not finished")
+        self.version += 1
+        for p in range(self.players):
+            bonus = self.bonuses[p] if self.bonuses else 0
+            self.scores[p] -= bonus - self.penalties[p]
+        self.penalties = None
+        self.bonuses = None
 
     # ----- the turn being laid (uncommitted) -----------------------------------------------
 

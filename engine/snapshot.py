@@ -1,7 +1,10 @@
 """A refereed game's whole state as compact bytes, and back (for the journal and resume).
 
-Layout (version 1; integers big-endian):
-  b"CQS" version players to_move idle first flags bag(2)
+Layout (version 2; integers big-endian):
+  b"CQS" version game players to_move idle first flags bag(2)
+  game: which game the snapshot holds (GAMES), so a board switched to the other game never
+  reads it as its own. Version 1 had no game byte; it is still read, its game told by flag
+  bit 3, which only Cal-Q-Able sets.
   precedence(1: 0 standard, 1 mul_first) strict(1) turn_seconds(2) swap_min_bag(1)
   flags: bit0 over, bit1 penalties, bit2 end bonuses, bit3 Cal-Q-Able options
   Cal-Q-Able options if bit3: advanced(1) equals(1)
@@ -17,7 +20,8 @@ from engine.errors import GameStateError, OptionError
 from engine.game import KINDS, REPLACE, Game, chip_key
 
 MAGIC = b"CQS"
-VERSION = 1
+VERSION = 2
+GAMES = ("calculissimo", "calqable")  # the game byte: an index into this
 _PRECEDENCE = ("standard", "mul_first")
 
 
@@ -40,7 +44,8 @@ def encode(game):
     extra = "advanced" in o
     flags = (1 if game.over else 0) | (2 if game.penalties is not None else 0)
     flags |= (4 if game.bonuses is not None else 0) | (8 if extra else 0)
-    out += bytes([VERSION, game.players, game.to_move, game.idle, game.first, flags])
+    out += bytes([VERSION, GAMES.index(game.profile.game)])
+    out += bytes([game.players, game.to_move, game.idle, game.first, flags])
     out += _u(game.bag, 2)
     out += bytes([_PRECEDENCE.index(o["precedence"]), 1 if o["strict"] else 0])
     out += _u(o["turn_seconds"], 2) + bytes([o["swap_min_bag"]])
@@ -59,8 +64,25 @@ def encode(game):
     return bytes(out)
 
 
+def game_of(data):
+    """The game a snapshot holds ("calculissimo", "calqable"), or None if it is no snapshot."""
+    if len(data) < 9 or data[:3] != MAGIC:
+        return None
+    if data[3] == 1:
+        return GAMES[1] if data[8] & 8 else GAMES[0]
+    if data[3] == VERSION and data[4] < len(GAMES):
+        return GAMES[data[4]]
+    return None
+
+
 def decode(profile, data):
-    """Rebuild a Game from `encode`'s bytes; GameStateError if they are not a valid state."""
+    """Rebuild a Game from `encode`'s bytes; GameStateError if they are not a valid state,
+    or if they hold another game than `profile`'s."""
+    game = game_of(data)
+    if game is not None and game != profile.game:
+        raise GameStateError("the saved game is %s, not %s" % (game, profile.game))
+    if game is not None and data[3] == VERSION:
+        data = MAGIC + b"\x01" + data[5:]  # from here on a version 1 layout
     try:
         return _decode(profile, data)
     except (IndexError, ValueError, KeyError, OptionError) as exc:  # OptionError: bad header
@@ -73,7 +95,7 @@ def _need(ok, what):
 
 
 def _decode(profile, data):
-    if data[:3] != MAGIC or data[3] != VERSION:
+    if data[:3] != MAGIC or data[3] != 1:
         raise GameStateError("not a saved game (or a newer version)")
     n = data[4]
     options = {

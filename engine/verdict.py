@@ -110,6 +110,7 @@ class Verdict:
         self.bonus = bonus  # ruleset bonus points (Cal-Q-Able's +50), included in score
         self.score = score + bonus if not self.reasons else 0
         self.legal = not self.reasons
+        self.forfeited = False  # illegal, and the turn was lost for it (the strict option)
 
     def codes(self):
         return [r.code for r in self.reasons]

@@ -5,10 +5,18 @@ backend (`backend_rp2` on the board, `backend_circuitpython`, or `sim.simboard` 
 and never imports `machine`. `boot()` reads the journal and offers to resume; `step()` is one
 tick of the main loop (firmware/main.py): scan, debounce and identify chips, read the
 buttons, run the turn clock, then redraw the LEDs and the display if anything changed.
+
+Every backend's loop calls `tick()`, the supervised step: an unexpected exception anywhere in
+a step is reported (a `fault` event, and the display in the board's language), the game is
+reloaded from the journal with the chips as they lie now (`recover`), and play goes on. More
+than MAX_FAULTS within FAULT_WINDOW_MS, or a failing recovery, stop the loop with `restart`
+set: the backend restarts the board cleanly (never into the REPL). After every step, failed
+or not, the watchdog is fed; a step that never returns lets it reset the board.
 """
 
 from engine.compat import ticks_add, ticks_diff
 from engine.errors import EngineError
+from engine.snapshot import game_of
 from firmware import referee as R
 from firmware.buttons import Buttons
 from firmware.console import Console
@@ -19,6 +27,8 @@ from firmware.screen import Screen
 from firmware.sensing import PLACED, Sensing
 
 BLINK_MS = 250
+MAX_FAULTS = 3  # faults within FAULT_WINDOW_MS that make the board restart
+FAULT_WINDOW_MS = 10000
 
 
 class Hardware:
@@ -30,6 +40,7 @@ class Hardware:
     drivers/ssd1306.py). buttons: name -> pin. fs: firmware.fsio interface. clock:
     `ticks_ms()`. write: where event lines go. read: `read()` -> the bytes the PC sent
     since the last call (b"" if none), or None where no commands come (firmware/console.py).
+    watchdog: `feed()`, or None.
     """
 
     def __init__(
@@ -48,6 +59,7 @@ class Hardware:
         serpentine=True,
         active_low=True,
         read=None,
+        watchdog=None,
     ):
         self.clock = clock
         self.chain = chain
@@ -63,6 +75,7 @@ class Hardware:
         self.serpentine = serpentine
         self.active_low = active_low  # presence inputs read low when a magnet is near
         self.read = read
+        self.watchdog = watchdog  # `feed()` after every main-loop step, or None
 
 
 class App:
@@ -90,14 +103,14 @@ class App:
         )
         self.buttons = Buttons(hw.buttons, hw.clock)
         self.journal = Journal(hw.fs, "game")
-        self.referee = R.Referee(profile, settings, hw.clock, self.events, self.journal)
-        self.referee.archive = self._archive
+        self.profile = profile
+        self.problems = list(problems)
+        self.referee = self._referee()
         self.console = Console(hw.read) if hw.read is not None else None
         self.service = None  # a service mode (firmware/service.py) while the PC runs one
         self.upload = None  # [path, characters so far, parts...] of a file the PC sends in parts
         self.leds = Leds(hw.pixels, profile, settings, hw.serpentine)
         self.screen = Screen(hw.display)
-        self.problems = list(problems)
         self.blink_on = False
         self.blink_at = hw.clock.ticks_ms()
         self.display_ok = True
@@ -105,26 +118,116 @@ class App:
         self.restart = False  # the PC asked for a restart: the backend restarts once stopped
         self.steps = 0
         self.shown_left = None  # the turn clock's seconds as last drawn
+        self.faults = []  # ticks of the recent faults (see tick)
+        self.fault_count = 0  # every fault since boot
+        self.last_fault = None  # the last exception caught by tick
+
+    def _referee(self):
+        ref = R.Referee(self.profile, self.settings, self.clock, self.events, self.journal)
+        ref.archive = _ArchiveLink(self.hw.fs)
+        ref.settings_problem = bool(self.problems)
+        return ref
 
     def boot(self):
         ev = self.events
-        ev.emit("boot", "game", self.referee.profile.game, "sensor", self.settings["sensor"])
+        ev.emit("boot", "game", self.profile.game, "sensor", self.settings["sensor"])
         for text in self.problems:
             ev.emit("settings_problem", "text", text)
-        payload, problem = self.journal.load()
-        if problem:
-            ev.emit("journal_problem", "text", problem)
+        payload = self._saved_game()
         if payload is not None:
             self.referee.offer_resume(payload)
         else:
+            note = self.referee.note
             self.referee.new_game()
-        if self.problems:
-            self.referee._say("settings")
+            if note is not None:
+                self.referee.note = note  # why there is no game to resume
         self.refresh(force=True)
         self.events.flush()
 
+    def _saved_game(self):
+        """The journal's game to offer for resuming, or None. A saved game of the other game
+        is parked as game-<its game>.dat (and one parked for this game comes back); a damaged
+        one is kept as game.bad. Neither is ever overwritten by the new game's first save."""
+        mine = "game-%s.dat" % self.profile.game
+        payload, problem = self.journal.load()
+        other = game_of(payload) if payload is not None else None
+        try:
+            if other is not None and other != self.profile.game:
+                self.journal.set_aside("game-%s.dat" % other)
+                self.events.emit("journal_problem", "text", "saved %s game kept" % other)
+                self.referee._note("other_game", other)
+                payload, problem = None, None
+            if payload is None and problem is None and self.hw.fs.exists(mine):
+                self.hw.fs.rename(mine, self.journal.dat)  # this game's, parked before
+                payload, problem = self.journal.load()
+            if problem:
+                self._set_aside(problem)
+                payload = None
+        except OSError as err:
+            self.events.emit("save_failed", "error", "could not keep the saved game (%s)" % err)
+            payload = None
+        return payload
+
+    def _set_aside(self, problem):
+        """The saved game is damaged: kept as game.bad, and the board says so."""
+        self.events.emit("journal_problem", "text", "%s; kept as game.bad" % problem)
+        self.journal.set_aside("game.bad")
+        self.referee._note("saved_bad")
+
+    def tick(self):
+        """One supervised step of the main loop: nothing raised in it escapes."""
+        try:
+            self.step()
+        except Exception as err:  # noqa: BLE001  (whatever it is, the game must go on)
+            self._fault(err)
+        if self.hw.watchdog is not None:
+            self.hw.watchdog.feed()
+
+    def _fault(self, err):
+        """Report an unexpected exception, then reload the game, or restart if that fails
+        or faults keep coming."""
+        self.fault_count += 1
+        self.last_fault = err
+        now = self.clock.ticks_ms()
+        recent = [t for t in self.faults if ticks_diff(now, t) < FAULT_WINDOW_MS]
+        recent.append(now)
+        self.faults = recent
+        text = "%s: %s" % (type(err).__name__, err)
+        try:
+            self.events.emit("fault", "error", text, "count", len(recent))
+            if len(recent) > MAX_FAULTS:
+                self.events.emit("restarting", "text", "%d faults in a row" % len(recent))
+            else:
+                self.recover()
+                self.events.flush()
+                return
+        except Exception as again:  # noqa: BLE001
+            text = "recovery failed: %s: %s" % (type(again).__name__, again)
+            self.events.emit("restarting", "text", text)
+        self.events.flush()
+        self.restart = True  # the backend restarts the board once the loop stops
+        self.running = False
+
+    def recover(self):
+        """Reload the game from the journal, as after a power cut, but with no question asked:
+        chips lying on empty squares become the turn's move again. The display says so."""
+        # No gc.collect() here: MicroPython collects by itself when an allocation fails, and
+        # the referee dropped below is garbage by then.
+        self.service = None
+        self.upload = None
+        self.referee = ref = self._referee()
+        payload = self._saved_game()
+        if payload is None:
+            ref.new_game()
+        else:
+            ref.saved = payload
+            self._act("resume")
+        self.referee._note("fault")
+        self.screen.lines = None  # the display may hold anything: redraw it all
+        self.refresh(force=True)
+
     def step(self):
-        """One tick of the main loop."""
+        """One step of the main loop (unguarded: the loop calls `tick`)."""
         self.steps += 1
         ref = self.referee
         if self.console is not None:
@@ -156,12 +259,6 @@ class App:
                 text = True  # the clock on the display moved on: nothing else changed
         self.refresh(text=text)
         self.events.flush()
-
-    def _archive(self, snapshot, about):
-        """Keep a finished game (firmware/archive.py, imported only when a game ends)."""
-        from firmware.archive import Archive
-
-        return Archive(self.hw.fs).add(snapshot, about)
 
     # ----- service modes (firmware/service.py) ---------------------------------------------
 
@@ -223,9 +320,14 @@ class App:
             placed = self.sensing.placed
             try:
                 ref.resume(placed)
-            except EngineError as err:  # a damaged snapshot: say so and start afresh
-                self.events.emit("journal_problem", "text", str(err))
+            except EngineError as err:  # a damaged snapshot: keep it, say so, start afresh
+                try:
+                    self._set_aside(str(err))
+                except OSError as err2:
+                    self.events.emit("save_failed", "error", str(err2))
+                note = ref.note
                 ref.new_game()
+                ref.note = note
                 return
             # Chips lying on empty squares were laid in the turn the power cut: they are the
             # move again (a Hall-only board asks their faces; an unread tag stays unknown).
@@ -237,7 +339,6 @@ class App:
         elif action == "new":
             if self.sensing.placed:
                 ref.mode = R.CLEAR
-                ref._say("take_back")
                 return
             self._fresh_game()
 
@@ -251,7 +352,7 @@ class App:
         if ticks_diff(now, self.blink_at) >= BLINK_MS:
             self.blink_at = now
             self.blink_on = not self.blink_on
-            if ref.missing or ref.unknown or ref.picking or ref.take_back:
+            if ref.blinking():
                 lights = True
         ref.dirty = False
         if lights:
@@ -264,3 +365,22 @@ class App:
             except self.hw.display_error as err:
                 self.display_ok = False
                 self.events.emit("display_problem", "text", str(err))
+
+
+class _ArchiveLink:
+    """The finished games' archive (firmware/archive.py), imported only when first used: a
+    board that never finishes a game never holds its code in RAM."""
+
+    def __init__(self, fs):
+        self.fs = fs
+
+    def _archive(self):
+        from firmware.archive import Archive
+
+        return Archive(self.fs)
+
+    def add(self, snapshot, about):
+        return self._archive().add(snapshot, about)
+
+    def has(self, snapshot):
+        return self._archive().has(snapshot)

@@ -8,6 +8,9 @@ magic, length, CRC-32), written to a `.new` file and renamed into place. The pay
 The racks are needed to write a game record whose replay gives the same penalties
 (GAME_RECORD.md `end.racks`); the snapshot keeps only the points. The oldest games are
 removed beyond `keep`, so the flash never fills with old games.
+
+`add` is idempotent: the same final snapshot as the newest archived game is not archived
+twice (the end counted again after a power cut), and a `.new` file left by a cut is removed.
 """
 
 import json
@@ -60,8 +63,32 @@ class Archive:
         numbers = sorted(n for n in (_number(name) for name in found) if n)
         return ["%s/%03d.dat" % (FOLDER, n) for n in numbers]
 
+    def newest(self):
+        """(path, snapshot) of the newest readable archived game, or (None, None)."""
+        names = self.names()
+        for path in reversed(names):
+            try:
+                return path, self.read(path)[0]
+            except ValueError:
+                continue
+        return None, None
+
+    def has(self, snapshot):
+        """Whether `snapshot` is the newest archived game."""
+        return self.newest()[1] == snapshot
+
     def add(self, snapshot, about):
         """Archive a finished game; returns its path. OSError if the flash refused."""
+        path, newest = self.newest()
+        if newest == snapshot:
+            return path
+        try:
+            found = self.fs.listdir(FOLDER)
+        except OSError:
+            found = []
+        for name in found:
+            if name.endswith(".new"):  # a cut before its rename: never a whole game
+                self.fs.remove("%s/%s" % (FOLDER, name))
         names = self.names()
         last = _number(names[-1][len(FOLDER) + 1 :]) if names else 0
         self.fs.mkdir(FOLDER)

@@ -247,10 +247,22 @@ def build(root="/"):
 
 
 def main(root="/"):
-    """Build, boot and run the board: one `App.step()` every `scan_ms`, forever."""
-    app = build(root)
-    app.boot()
+    """Build, boot and run the board: one supervised `App.tick()` every `scan_ms`, forever.
+
+    A board that cannot start says why every 5 s instead of stopping; one whose loop stops
+    (faults kept coming, or the PC asked) restarts cleanly."""
+    import json
+
+    try:
+        app = build(root)
+        app.boot()
+    except Exception as err:  # noqa: BLE001  (a bad file or a missing part: say it, never stop)
+        line = '{"ev": "cannot_start", "text": %s}\n' % json.dumps(str(err))
+        while True:
+            sys.stdout.write(line)
+            time.sleep(5)
     clock = app.clock
     while app.running:
-        app.step()
+        app.tick()
         clock.sleep_ms(app.period_ms)
+    supervisor.reload()  # code.py runs again: a clean restart, never the REPL

@@ -65,8 +65,30 @@ def usb_reader(limit=256):
     return read
 
 
+WDT_MS = 8000  # the RP2040 watchdog's longest timeout is 8,388 ms
+_WATCHDOG_CTRL_CLR = 0x40058000 + 0x3000  # WATCHDOG CTRL, atomic-clear alias (RP2040 §2.1.2)
+_WATCHDOG_ENABLE = 1 << 30  # CTRL.ENABLE (RP2040 datasheet §4.7.6)
+
+
+class Watchdog:
+    """The RP2040 watchdog: it resets a board whose main loop stops ticking for WDT_MS."""
+
+    def __init__(self):
+        self.wdt = machine.WDT(timeout=WDT_MS)
+
+    def feed(self):
+        self.wdt.feed()
+
+
+def stop_watchdog():
+    """Stop the watchdog, which machine.WDT cannot: before the REPL (Ctrl-C, as mpremote
+    flashes) or a restart whose boot may wait, it would otherwise reset the board."""
+    machine.mem32[_WATCHDOG_CTRL_CLR] = _WATCHDOG_ENABLE
+
+
 def restart():
-    """Restart the firmware (the PC asked, after changing a file): main.py runs again."""
+    """Restart the firmware (the PC asked, or faults kept coming): main.py runs again."""
+    stop_watchdog()
     machine.soft_reset()
 
 

@@ -12,17 +12,22 @@
 | restart | | (the board restarts after replying) |
 
 `put` accepts settings.json, chips.json and pins/NAME.json only, and checks them with the
-code that reads them at boot (settings, registry, pin map): a file with any problem is
-refused whole, with the problems in `error`, so the PC can never leave a board that boots
-into defaults. It is written to a .new file and renamed over, as the journal is. A file
+code that reads them at boot (settings, registry, pin map), then runs the boot's own checks
+(firmware/config.py) on the flash as it will be with the file: a file with any problem, or
+one the board would not start with, is refused whole, with why in `error`, so the PC can
+never leave a board that boots into defaults or not at all. It is written to a .new file
+and renamed over, as the journal is. Paths are names of letters, digits, '_', '-' and '.'
+(settings.safe_name), at most one folder deep: no "..", backslash, drive or leading '/'. An
+`id` is a whole number of 32 bits or a string of at most MAX_ID characters; any other gets
+an error reply with id null, as a reply must be JSON any parser reads. A file
 longer than a command line comes in parts: each part but the last has `more: true`, each
 says at which character of the file it starts (`offset`), and the parts are kept in RAM (at
 most MAX_UPLOAD characters) until the last one arrives. chips.json counts at once.
 """
 
-from firmware import pinmap
+from firmware import config, pinmap
 from firmware import settings as S
-from firmware.registry import RegistryError, face_text, loads
+from firmware.registry import RegistryError, face_text
 
 try:
     from binascii import hexlify
@@ -36,6 +41,18 @@ VERSION = "0.4.0"
 MAX_UPLOAD = 16384
 ROOT_FILES = ("settings.json", "chips.json", "game.dat")
 FOLDERS = ("pins", "profiles", "games")
+MAX_ID = 64
+_ID_LOW = -2147483648
+_ID_HIGH = 2147483647
+
+
+def _good_id(ident):
+    """May `ident` be echoed as a reply's id?"""
+    if isinstance(ident, bool):
+        return False
+    if isinstance(ident, int):
+        return _ID_LOW <= ident <= _ID_HIGH
+    return ident is None or (isinstance(ident, str) and len(ident) <= MAX_ID)
 
 
 def handle(app, msg):
@@ -45,6 +62,10 @@ def handle(app, msg):
         ev.emit("reply", "id", None, "ok", False, "error", msg)
         return
     ident = msg.get("id")
+    if not _good_id(ident):
+        why = "id must be a whole number %d to %d or a string of at most %d characters"
+        ev.emit("reply", "id", None, "ok", False, "error", why % (_ID_LOW, _ID_HIGH, MAX_ID))
+        return
     fn = _COMMANDS.get(msg["cmd"])
     if fn is None:
         ev.emit("reply", "id", ident, "ok", False, "error", "unknown command %s" % msg["cmd"])
@@ -102,13 +123,13 @@ def _ls(app, msg):
 
 
 def _readable(path):
-    """May the PC read `path`? Only the board's own data files."""
-    if not isinstance(path, str) or ".." in path or path.startswith("/"):
+    """May the PC name `path`? Only the board's own data files, by safe names."""
+    if not isinstance(path, str):
         return False
     if path in ROOT_FILES:
         return True
     parts = path.split("/")
-    return len(parts) == 2 and parts[0] in FOLDERS and parts[1] != ""
+    return len(parts) == 2 and parts[0] in FOLDERS and S.safe_name(parts[1])
 
 
 def _get(app, msg):
@@ -121,30 +142,41 @@ def _get(app, msg):
     return ("path", path, "hex", hexlify(data).decode())
 
 
-def problems(path, text):
-    """What is wrong with `text` as the board's file `path`: a list, empty when it is good."""
+def problems(path, text, fs=None):
+    """What is wrong with `text` as the board's file `path`: a list, empty when it is good.
+    Given the board's filesystem `fs`, also whether the board would start with it there."""
+    if not _readable(path):
+        return [_bad_path(path)]
     if path == "settings.json":  # the boot's wording says what it keeps; here nothing is kept
-        return [p.split("; default")[0] for p in S.load(text)[1]]
-    if path == "chips.json":
+        bad = [p.split("; default")[0] for p in S.load(text)[1]]
+    elif path == "chips.json":  # never stops a boot
+        problem = config.read_chips(text)[1]
+        return [] if problem is None else [problem]
+    elif path.startswith("pins/") and path.endswith(".json"):
         try:
-            loads(text)
-        except RegistryError as err:
+            bad = pinmap.check(config.parse(text, path))
+        except config.ConfigError as err:
             return [str(err)]
-        return []
-    if path.startswith("pins/") and path.endswith(".json") and "/" not in path[5:]:
-        import json
+        if bad:
+            return ["%s: %s" % (path, "; ".join(bad))]
+    else:
+        return ["%s cannot be written from the PC" % path]
+    if bad or fs is None:
+        return bad
+    why = config.refused(fs, path, text)
+    return [] if why is None else ["the board would not start with this %s: %s" % (path, why)]
 
-        try:
-            return pinmap.check(json.loads(text))
-        except ValueError:
-            return ["%s is not valid JSON" % path]
-    return ["%s cannot be written from the PC" % path]
+
+def _bad_path(path):
+    return "%s is not a board file name (letters, digits, _ - . in at most one folder)" % path
 
 
 def _put(app, msg):
     path, text, offset = msg["path"], msg["text"], msg.get("offset", 0)
     if not isinstance(path, str) or not isinstance(text, str) or not isinstance(offset, int):
         return "put needs a path, a text and a whole offset"
+    if not _readable(path):
+        return _bad_path(path)
     # [path, characters received, parts...]; a part at offset 0 starts afresh, so an upload
     # cut short and tried again is never glued to its first attempt
     parts = app.upload
@@ -161,16 +193,16 @@ def _put(app, msg):
         app.upload = parts
         return ("path", path, "more", True)
     text = "".join(parts[2:])
-    bad = problems(path, text)
+    fs = app.hw.fs
+    bad = problems(path, text, fs)
     if bad:
         return "; ".join(bad)
-    fs = app.hw.fs
     if "/" in path:
         fs.mkdir(path.split("/")[0])
     fs.write(path + ".new", text.encode())
     fs.rename(path + ".new", path)
     if path == "chips.json":  # the registry in use becomes the one written, at once
-        app.sensing.registry = loads(text)
+        app.sensing.registry = config.read_chips(text)[0]
         return ("path", path, "restart", False)
     return ("path", path, "restart", True)
 

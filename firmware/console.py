@@ -7,8 +7,9 @@ and its answer, in the event stream, is
   {"t": ..., "ev": "reply", "id": 7, "ok": true, ...the command's keys}
 or `"ok": false, "error": "..."`. `id` is the PC's, echoed so it can match replies to
 requests. Lines that are not JSON objects, or longer than MAX_LINE, get an error reply
-(id null) and are otherwise ignored: stray bytes never stop the board. The commands are in
-firmware/commands.py and firmware/README.md.
+(id null) and are otherwise ignored: stray bytes, or brackets nested deeper than the JSON
+parser goes, never stop the board. The commands are in firmware/commands.py and
+firmware/README.md.
 """
 
 import json
@@ -50,6 +51,8 @@ class Console:
             msg = json.loads(line)
         except ValueError:
             return "not a JSON command"
+        except RuntimeError:  # nested past the parser's depth (CPython's RecursionError)
+            return "command nested too deeply"
         if not isinstance(msg, dict) or not isinstance(msg.get("cmd"), str):
             return 'a command is a JSON object with "cmd"'
         return msg

@@ -9,9 +9,31 @@ firmware/README.md. `write` is where lines go: `sys.stdout.write` on the board (
 `emit` only queues the event with its time; `flush` formats and writes the queue. The main
 loop flushes after the LEDs and the display are updated, so building JSON text (string work
 is slow on MicroPython) never delays what the players see.
+
+A line is always JSON any parser reads: a float that JSON cannot hold (NaN, infinity, which
+json.dumps writes as NaN/Infinity on CPython and nan/inf on MicroPython) is written as null,
+and so is a value nested deeper than json.dumps goes.
 """
 
 import json
+
+
+def _finite(value):
+    """`value` with every NaN or infinite float in it made None."""
+    if isinstance(value, float):
+        return value if value - value == 0 else None  # inf - inf and nan - nan are nan
+    if isinstance(value, (list, tuple)):
+        return [_finite(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    return value
+
+
+def _dumps(value):
+    try:
+        return json.dumps(_finite(value))
+    except (ValueError, RuntimeError):  # nested too deeply (CPython: RecursionError)
+        return "null"
 
 
 class EventStream:
@@ -39,7 +61,7 @@ class EventStream:
     def _line(self, t, kind, pairs):
         parts = ['{"t": %d, "ev": "%s"' % (t, kind)]
         for k in range(0, len(pairs), 2):
-            parts.append(', "%s": %s' % (pairs[k], json.dumps(pairs[k + 1])))
+            parts.append(', "%s": %s' % (pairs[k], _dumps(pairs[k + 1])))
         parts.append("}\n")
         line = "".join(parts)
         if self.keep:

@@ -20,6 +20,7 @@ _EN = {
     "no_tag": "No chip tag at %s",
     "reader_down": "NFC reader silent",
     "tag_only": "%s: no magnet?",
+    "twice": "%s: same tag as %s",
     "joker": "Joker %s = %s ?",
     "face": "Chip %s = %s ?",
     "menu": "Menu",
@@ -40,6 +41,11 @@ _EN = {
     "tally": "%s: %d chips left",
     "tally_hint": "Lay them or enter",
     "tally_done": "All counted: OK",
+    "no_chip": "No %s chip left",
+    "clear_board": "Clear the board",
+    "fault": "Error: game reloaded",
+    "saved_bad": "Saved game damaged",
+    "other_game": "Saved %s game kept",
     "done": "Done",
     "enrol_title": "Enrol chips",
     "lay_a": "Lay a %s",
@@ -104,8 +110,15 @@ def _tables(lang):
 
 
 def say(lang, key, *args):
-    text = _tables(lang)[0].get(key) or _EN[key]
-    return text % args if args else text
+    """The message `key` in `lang` with `args` filled in. A message and its arguments that
+    do not match (a translation's mistake) still give a text, never an exception."""
+    text = _tables(lang)[0].get(key) or _EN.get(key) or key
+    if not args:
+        return text
+    try:
+        return text % args
+    except (TypeError, ValueError):
+        return text + " " + " ".join(str(a) for a in args)
 
 
 def reason(lang, code):

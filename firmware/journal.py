@@ -157,6 +157,12 @@ class Journal:
         except OSError as exc:
             raise JournalError("could not clear the saved game (%s)" % (exc,))
 
+    def set_aside(self, path):
+        """Keep the saved game under another name (`path`), so a new game's first save
+        never overwrites it; OSError if the flash refused."""
+        self._drop(path)
+        self.fs.rename(self.dat, path)
+
     def _drop(self, path):
         try:
             self.fs.remove(path)

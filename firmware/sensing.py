@@ -13,8 +13,13 @@ Events are tuples, first item the kind:
   (UNKNOWN, square, uid)   a tag the registry does not know (uid in hex)
   (NO_TAG, square)         a magnet but no tag answers: a foreign magnet or a dead tag
   (TAG_ONLY, square)       the magnet went but the tag still answers: the chip stays
+  (STILL, square)          a TAG_ONLY chip's magnet is back, and its tag is the same
   (READER_DOWN, square)    the reader did not answer; the square is read again later
-A square given UNKNOWN, NO_TAG or READER_DOWN counts as occupied but unidentified.
+  (TWICE, square, other)   the tag read here is the one already read on square `other`
+A square given UNKNOWN, NO_TAG, TWICE or READER_DOWN counts as occupied but unidentified,
+and is read again until it is identified or lifted: every RETRY_MS after a reader failure,
+every REREAD_MS otherwise (a chip nudged onto its antenna, a read corrupted by noise). An
+unidentified square whose read fails again, or gives the same answer, sends no new event.
 """
 
 PLACED = "placed"
@@ -22,11 +27,14 @@ LIFTED = "lifted"
 UNKNOWN = "unknown"
 NO_TAG = "no_tag"
 TAG_ONLY = "tag_only"
+STILL = "still"
 READER_DOWN = "reader_down"
+TWICE = "twice"
 
 from engine.compat import ticks_add, ticks_diff
 
 RETRY_MS = 500  # how soon an unread square is tried again after a reader failure
+REREAD_MS = 1000  # how soon a square read as no tag, unknown or seen twice is read again
 RECHECK_MS = 100  # how often the squares waiting for a read again are looked at
 
 
@@ -56,6 +64,7 @@ class Sensing:
         self.placed = {}  # square -> face text (None: not identified)
         self.uids = {}  # square -> the UID bytes last read there (enrolment, sensor test)
         self.retry = {}  # square -> ticks of the next read attempt
+        self.why = {}  # unidentified square -> its last event (UNKNOWN, NO_TAG, ...)
         self.tag_only = {}  # square -> ticks of the next check that its tag is still there
         self.reader_ok = True
         self.recheck_at = clock.ticks_ms()
@@ -107,8 +116,8 @@ class Sensing:
         for square in list(self.retry):
             if ticks_diff(now, self.retry[square]) >= 0:
                 del self.retry[square]
-                self._identify(square, now, again=True)
-                if square in self.retry:
+                self._identify(square, now)
+                if not self.reader_ok:
                     break  # the reader failed again: the others wait for the next pass
 
     def _read(self, square):
@@ -119,47 +128,71 @@ class Sensing:
         finally:
             self.antenna.off()
 
-    def _identify(self, square, now, again=False):
-        events = self.events
+    def _identify(self, square, now):
         if self.reader is None:
             self._placed(square, None)
             return
         try:
             uid = self._read(square)
         except self.reader_error:
-            self.retry[square] = ticks_add(now, RETRY_MS)
-            if self.reader_ok or not again:
-                events.append((READER_DOWN, square))
             self.reader_ok = False
-            self.placed.setdefault(square, None)
+            self._unidentified(square, (READER_DOWN, square), ticks_add(now, RETRY_MS))
             return
         self.reader_ok = True
+        again = ticks_add(now, REREAD_MS)
         if uid is None:
             self.uids.pop(square, None)
-            events.append((NO_TAG, square))
-            self.placed[square] = None
+            self._unidentified(square, (NO_TAG, square), again)
             return
+        other = self._where(uid, square)
+        if other is not None:
+            if other in self.tag_only:  # its magnet had gone: the chip was moved here
+                self._forget(other)
+            else:
+                self._unidentified(square, (TWICE, square, other), again)
+                return
         self.uids[square] = uid
         face = self.registry.face(uid) if self.registry is not None else None
         if face is None:
             from firmware.registry import uid_hex
 
-            events.append((UNKNOWN, square, uid_hex(uid)))
-            self.placed[square] = None
+            self._unidentified(square, (UNKNOWN, square, uid_hex(uid)), again)
             return
         self._placed(square, face)
 
+    def _unidentified(self, square, event, retry_at):
+        """`square` holds a chip not identified (yet): say why, once, and read it again."""
+        self.retry[square] = retry_at
+        self.placed[square] = None
+        if self.why.get(square) != event:
+            self.why[square] = event
+            self.events.append(event)
+
+    def _where(self, uid, square):
+        """The other square whose chip has tag `uid`, or None."""
+        for other, known in self.uids.items():
+            if known == uid and other != square and other in self.placed:
+                return other
+        return None
+
     def _placed(self, square, face):
         old = self.placed.get(square, 0)
+        self.why.pop(square, None)
         if old == face and face is not None:
-            return  # the same chip settled again (TAG_ONLY chip whose magnet came back)
+            self.events.append((STILL, square))  # the same chip settled again
+            return
         if old != 0 and old is not None:
             self.events.append((LIFTED, square))
         self.placed[square] = face
         self.events.append((PLACED, square, face))
 
-    def _gone(self, square):
+    def identified(self, square, face):
+        """The chip at `square` is now known as `face` (enrolled just now): no read again."""
+        self.placed[square] = face
         self.retry.pop(square, None)
+        self.why.pop(square, None)
+
+    def _gone(self, square):
         if self.reader is not None and self.placed[square] is not None and self.reader_ok:
             try:
                 uid = self._read(square)
@@ -169,7 +202,14 @@ class Sensing:
                 self.events.append((TAG_ONLY, square))
                 self.tag_only[square] = ticks_add(self.clock.ticks_ms(), RETRY_MS)
                 return
+        self._forget(square)
+
+    def _forget(self, square):
+        """The chip at `square` is gone."""
         del self.placed[square]
+        self.tag_only.pop(square, None)
+        self.retry.pop(square, None)
+        self.why.pop(square, None)
         self.uids.pop(square, None)
         self.events.append((LIFTED, square))
 
@@ -186,9 +226,6 @@ class Sensing:
             except self.reader_error:
                 uid = b""  # no answer either way: ask again later
             if uid is None:
-                del self.tag_only[square]
-                del self.placed[square]
-                self.uids.pop(square, None)
-                self.events.append((LIFTED, square))
+                self._forget(square)
             else:
                 self.tag_only[square] = ticks_add(now, RETRY_MS)

@@ -20,7 +20,7 @@ from firmware import i18n
 from firmware import leds as L
 from firmware.registry import Registry, face_text, uid_hex
 from firmware.screen import ROWS
-from firmware.sensing import LIFTED, NO_TAG, PLACED, READER_DOWN, TAG_ONLY, UNKNOWN
+from firmware.sensing import LIFTED, NO_TAG, PLACED, READER_DOWN, STILL, TAG_ONLY, TWICE, UNKNOWN
 
 _DIAG_COLOUR = {
     PLACED: L.GREEN,
@@ -28,6 +28,7 @@ _DIAG_COLOUR = {
     NO_TAG: L.AMBER,
     TAG_ONLY: L.YELLOW,
     READER_DOWN: L.RED,
+    TWICE: L.MAGENTA,
 }
 
 
@@ -115,6 +116,8 @@ class Enrol(Service):
             self.marks.pop(sq, None)
             ev.emit("lifted", "square", self.square(sq))
             return
+        if kind == STILL:
+            return  # the chip there settled again: nothing new
         uid = self.app.sensing.uids.get(sq)
         if kind not in (PLACED, UNKNOWN) or uid is None:
             self.marks[sq] = L.AMBER
@@ -129,7 +132,7 @@ class Enrol(Service):
             return
         face = self.face
         registry.enrol(text, face)
-        self.app.sensing.placed[sq] = registry.face(text)
+        self.app.sensing.identified(sq, registry.face(text))
         self.face = None  # one chip per face given: a second chip is never enrolled by mistake
         self.count += 1
         self.marks[sq] = L.GREEN
@@ -195,6 +198,8 @@ class Diag(Service):
         sensing = self.app.sensing
         uid = sensing.uids.get(sq)
         face = sensing.placed.get(sq)
+        if kind == STILL:
+            return
         if kind == LIFTED:
             self.found.pop(sq, None)
             self.marks.pop(sq, None)

@@ -3,7 +3,8 @@
 `validate(data)` never raises: every bad or unknown key is reported in `problems` (English
 text naming the key) and the default is kept for it, so a bad file costs only the bad
 settings. `load(text)` adds the JSON syntax check. The host tools (`host_tools config`) use
-this same code, so a file the PC accepts is one the board accepts.
+this same code, so a file the PC accepts is one the board accepts. `safe_name` is the rule
+for every file name the board takes from outside (the `pins` setting, the PC's paths).
 """
 
 import json
@@ -28,6 +29,21 @@ DEFAULTS = {
     "sensor": "nfc",
     "pins": "pico.json",
 }
+
+_NAME_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-."
+NAME_MAX = 32
+
+
+def safe_name(name):
+    """Is `name` a plain file name: 1 to NAME_MAX letters, digits, '_', '-' or '.', not
+    starting with '.'? (So no folder, drive, backslash or "..", on any filesystem.)"""
+    if not isinstance(name, str) or not 0 < len(name) <= NAME_MAX or name[0] == ".":
+        return False
+    for c in name:
+        if c not in _NAME_CHARS:
+            return False
+    return ".." not in name
+
 
 # key -> (kind, low, high) for numbers, or a tuple of allowed strings
 _RULES = {
@@ -56,7 +72,7 @@ def _check(key, value):
                 return "each name must be 1 to 10 characters"
         return None
     if key == "pins":
-        if not isinstance(value, str) or not value.endswith(".json") or "/" in value:
+        if not safe_name(value) or not value.endswith(".json"):
             return "pins must name a file in hardware/pins, like pico.json"
         return None
     rule = _RULES[key]
@@ -99,6 +115,8 @@ def load(text):
         data = json.loads(text)
     except ValueError:
         return dict(DEFAULTS), ["settings.json is not valid JSON; defaults used"]
+    except RuntimeError:  # nested past the parser's depth (CPython's RecursionError)
+        return dict(DEFAULTS), ["settings.json is nested too deeply; defaults used"]
     return validate(data)
 
 

@@ -56,8 +56,13 @@ def unpack(data, game=None):
         snap, about = archive.decode(payload)
     except (ValueError, UnicodeError):
         snap, about = payload, {"game": game or "calculissimo", "racks": None}
+    except RecursionError:
+        raise GameFileError("the archived game's details are nested too deeply") from None
     if about.get("game") not in ("calculissimo", "calqable"):
         raise GameFileError("unknown game %r" % (about.get("game"),))
+    racks = about["racks"]
+    if racks is not None and not all(isinstance(rack, list) for rack in racks):
+        raise GameFileError("the archived racks are not lists of faces")
     return snap, about
 
 
@@ -96,9 +101,16 @@ def to_record(game, about):
 def check(game, data):
     """Replay the record with the engine: its final totals must be the game's."""
     from engine import record as rec
+    from engine.errors import RecordError
 
-    record = rec.read(json.loads(json.dumps(data)), game.profile.width, game.profile.height)
-    lines = list(rec.replay(record, game.profile))
+    try:
+        record = rec.read(json.loads(json.dumps(data)), game.profile.width, game.profile.height)
+        lines = list(rec.replay(record, game.profile))
+    except RecordError as err:  # the saved racks do not fit the game
+        where = "/".join(str(key) for key in err.path)
+        raise GameFileError(
+            "the saved game does not make a good record (%s): %s" % (where, err)
+        ) from None
     if game.over and lines[-1]["totals"] != game.totals():
         raise GameFileError(
             "the record replays to %s, the board says %s" % (lines[-1]["totals"], game.totals())

@@ -2,15 +2,18 @@
 
 `value_lines(text)` walks valid JSON (as `json.loads` accepted it) and maps every value's
 path, a tuple like `("turns", 3, "place", 1, 0)`, to the 1-based line where it starts.
-`line_of(text, path)` gives that line, or the line of the nearest ancestor found.
+`line_of(text, path)` gives that line, or the line of the nearest ancestor found. Both
+walk with a stack of their own, so a text nested as deep as a parser takes never overflows
+Python's; `deepest_line(text)` points at a text nested deeper than that.
 """
 
 _WS = " \t\n\r"
 
 
 class _Scanner:
-    def __init__(self, text):
+    def __init__(self, text, target=None):
         self.text = text
+        self.target = target  # keep only this path's line and its ancestors' (None: all)
         self.pos = 0
         self.line = 1
         self.lines = {}
@@ -22,39 +25,51 @@ class _Scanner:
                 self.line += 1
             self.pos += 1
 
-    def value(self, path):
-        self.skip()
-        self.lines[path] = self.line
-        ch = self.text[self.pos]
-        if ch == "{":
-            self.container(path, "}", True)
-        elif ch == "[":
-            self.container(path, "]", False)
-        elif ch == '"':
-            self.string()
-        else:
-            while self.pos < len(self.text) and self.text[self.pos] not in _WS + ",]}":
-                self.pos += 1
+    def scalar(self):
+        text = self.text
+        while self.pos < len(text) and text[self.pos] not in _WS + ",]}":
+            self.pos += 1
 
-    def container(self, path, close, is_object):
-        self.pos += 1
-        index = 0
+    def walk(self):
+        """Map the values' paths to their lines, with a stack of its own instead of Python's,
+        so a text nested thousands deep costs no recursion."""
+        text = self.text
+        target = self.target
+        stack = []  # one [path, next index (None in an object)] per open container
+        path = ()
         while True:
             self.skip()
-            if self.text[self.pos] == close:
+            if target is None or target[: len(path)] == path:
+                self.lines[path] = self.line
+            ch = text[self.pos]
+            if ch in "{[":
                 self.pos += 1
-                return
-            if self.text[self.pos] == ",":
-                self.pos += 1
-                self.skip()
-            if is_object:
-                key = self.string()
-                self.skip()
-                self.pos += 1  # the colon
-                self.value(path + (key,))
+                stack.append([path, 0 if ch == "[" else None])
+            elif ch == '"':
+                self.string()
             else:
-                self.value(path + (index,))
-                index += 1
+                self.scalar()
+            while stack:  # find the next value's path, closing the containers that end
+                self.skip()
+                if text[self.pos] in "]}":
+                    self.pos += 1
+                    stack.pop()
+                    continue
+                if text[self.pos] == ",":
+                    self.pos += 1
+                    self.skip()
+                top = stack[-1]
+                if top[1] is None:
+                    key = self.string()
+                    self.skip()
+                    self.pos += 1  # the colon
+                    path = top[0] + (key,)
+                else:
+                    path = top[0] + (top[1],)
+                    top[1] += 1
+                break
+            else:
+                return
 
     def string(self):
         """Consume a string literal and return its decoded value."""
@@ -68,20 +83,48 @@ class _Scanner:
         return json.loads(self.text[start : self.pos])
 
 
+def deepest_line(text):
+    """The line where the JSON text is first nested deepest (brackets within strings aside)."""
+    depth = deepest = 0
+    line = where = 1
+    in_string = escaped = False
+    for ch in text:
+        if ch == "\n":
+            line += 1
+        elif in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest, where = depth, line
+        elif ch in "]}":
+            depth -= 1
+    return where
+
+
 def value_lines(text):
     """{path: line} for every value in the JSON text (which must be valid JSON)."""
     scanner = _Scanner(text)
-    scanner.value(())
+    scanner.walk()
     return scanner.lines
 
 
 def line_of(text, path):
     """The line where the value at `path` starts, else where its nearest ancestor does."""
+    path = tuple(path)
+    scanner = _Scanner(text, path)
     try:
-        lines = value_lines(text)
+        scanner.walk()
     except (IndexError, ValueError):
         return 1
-    path = tuple(path)
+    lines = scanner.lines
     while path and path not in lines:
         path = path[:-1]
     return lines.get(path, 1)

@@ -2,7 +2,8 @@
 
 `load(path, profile_path=None)` returns (record, profile) or raises `Unreadable` with the
 message and the 1-based line of the offending value, which the command prints as the one
-line `{"error": ..., "line": N}` (line 0 when there is no file to point into).
+line `{"error": ..., "line": N}` (line 0 when there is no file to point into). A text nested
+deeper than Python's parser goes is such an error too, at the line where it is deepest.
 """
 
 import json
@@ -11,7 +12,7 @@ from pathlib import Path
 from engine import record as rec
 from engine.errors import EngineError, RecordError
 from engine.profile import load as load_profile
-from host_tools.jsonpos import line_of
+from host_tools.jsonpos import deepest_line, line_of
 
 REPO = Path(__file__).resolve().parent.parent
 PROFILES = REPO / "hardware" / "profiles"
@@ -54,6 +55,8 @@ def load(path, profile_path=None):
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise Unreadable("bad JSON: %s" % exc.msg, exc.lineno) from None
+    except RecursionError:
+        raise Unreadable("bad JSON: nested too deeply", deepest_line(text)) from None
     try:
         game = data.get("game") if isinstance(data, dict) else None
         name = data.get("profile", "default") if isinstance(data, dict) else "default"

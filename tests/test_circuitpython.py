@@ -215,7 +215,7 @@ def whole_board(tmp):
         sys.stdout = events
         try:
             for _ in range(0, ms, app.period_ms):
-                app.step()
+                app.tick()
                 app.clock.sleep_ms(app.period_ms)
         finally:
             sys.stdout = real_stdout

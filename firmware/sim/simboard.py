@@ -6,8 +6,11 @@ I2C bus, four buttons, an in-memory flash, and a `SimClock`. Every chip of the p
 gets an NFC tag, enrolled in the registry, so `place(square, face)` puts a real tagged chip
 with a magnet on a square, as a player would.
 
-`run(ms)` advances virtual time one main-loop period at a time, calling `App.step()` each
-period as firmware/main.py does on the board.
+`run(ms)` advances virtual time one main-loop period at a time, calling `App.tick()` (the
+supervised step) each period as firmware/main.py does on the board. A fault the supervisor
+caught is raised again here while `strict` holds, so no test passes over a hidden exception;
+tests of the supervisor itself set `strict = False`. When the firmware stops to restart,
+the board restarts as a backend does: a new App on the same parts, chips where they lie.
 """
 
 from firmware import settings as S
@@ -122,6 +125,10 @@ class SimBoard:
             DisplayError,
             read=self._usb_read,
         )
+        self.problems = problems
+        self.registry = registry
+        self.strict = True
+        self.restarts = 0
         self.app = App(self.hw, profile, self.settings, problems, registry)
 
     def _usb_read(self):
@@ -138,12 +145,24 @@ class SimBoard:
 
     def run(self, ms):
         """Run the main loop for `ms` of virtual time."""
-        period = self.app.period_ms
         elapsed = 0
         while elapsed < ms:
-            self.app.step()
-            self.clock.advance(period)
-            elapsed += period
+            app = self.app
+            faults = app.fault_count
+            app.tick()
+            if self.strict and app.fault_count != faults:
+                raise app.last_fault  # type: ignore[misc]  # set with fault_count
+            if not app.running:
+                self.restart()
+            self.clock.advance(app.period_ms)
+            elapsed += app.period_ms
+
+    def restart(self):
+        """The board restarts (the PC asked, or the supervisor gave up): a new App on the
+        same parts and flash, booted; the chips stay where they lie."""
+        self.restarts += 1
+        self.app = App(self.hw, self.profile, self.settings, self.problems, self.registry)
+        self.app.boot()
 
     def put(self, square, face=None, uid=None):
         """A chip is set down (magnet and tag), without running the loop."""

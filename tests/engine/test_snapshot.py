@@ -72,3 +72,32 @@ def test_first_player_is_kept():
     play(g, RULEBOOK[0])
     h = snapshot.decode(default_profile(), snapshot.encode(g))
     eq((h.first, h.to_move, h.scores), (2, 0, [0, 0, 48]))
+
+
+def test_snapshot_says_which_game_it_holds():
+    from engine.profile import Profile
+    from tests.engine.fixtures import profile_data
+
+    data = snapshot.encode(played())
+    eq(snapshot.game_of(data), "calculissimo")
+    eq(snapshot.game_of(b"not a snapshot"), None)
+    # A board switched to Cal-Q-Able never reads a Calculissimo game as its own.
+    raises(GameStateError, snapshot.decode, Profile(profile_data("calqable")), data)
+
+
+def test_version_1_snapshots_are_still_read():
+    g = played()
+    data = snapshot.encode(g)
+    v1 = snapshot.MAGIC + b"\x01" + data[5:]  # as boards saved before the game byte
+    eq(snapshot.game_of(v1), "calculissimo")
+    eq(state(snapshot.decode(default_profile(), v1)), state(g))
+
+
+def test_a_forfeit_is_said_by_the_verdict():
+    g = new_game(2, {"strict": True})
+    v = play(g, "A1:1 B1:+ C1:2")  # illegal under strict: the turn is lost
+    eq((v.legal, v.forfeited, g.to_move), (False, True, 1))
+    g = new_game(2)
+    g.pass_turn()
+    v = play(g, "A1:1 B1:+ C1:2")  # illegal after a pass, strict off: the turn goes on
+    eq((v.legal, v.forfeited, g.to_move, g.idle), (False, False, 1, 1))

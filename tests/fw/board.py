@@ -2,7 +2,7 @@
 
 from engine import squares
 from firmware.sim.simboard import SimBoard
-from tests.engine.fixtures import default_profile
+from tests.engine.fixtures import RULEBOOK, default_profile
 
 W = 15
 
@@ -53,3 +53,34 @@ def events(board, kind):
         if ev["ev"] == kind:
             out.append(ev)
     return out
+
+
+def message(board):
+    """The display's message lines (5-7), joined."""
+    return " ".join(line for line in board.screen()[5:] if line)
+
+
+def pass_turn(board):
+    board.press("ok")  # nothing laid: the menu, on "Pass"
+    board.press("ok")
+
+
+def chips_of(move):
+    """[[square name, face], ...] of a move's text."""
+    return [part.split(":") for part in move.split()]
+
+
+def to_the_tally(board):
+    """Move 1 of the rulebook, then a round of passes: the game ends, the tally begins."""
+    lay(board, RULEBOOK[0])
+    board.press("ok")
+    pass_turn(board)
+    pass_turn(board)
+
+
+def finish_tally(board):
+    """Enter every leftover chip with OK (each as the face offered), then the final OK."""
+    ref = board.app.referee
+    while not ref.tally.done():
+        board.press("ok")
+    board.press("ok")

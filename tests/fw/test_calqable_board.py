@@ -104,12 +104,15 @@ def test_the_end_gives_the_last_mover_the_other_racks():
     for name, face in zip(("A1", "B1", "C1", "D1", "E1", "F1", "G1", "H1", "I1"), "1234567+-"):
         b.place(sq(name), face)
     for _ in range(9):
-        b.press("ok")  # P2's nine: zeros
+        b.press("ok")  # P2's nine, entered as shown: the zeros left, then the ones...
     b.press("ok")
+    entered = [e["face"] for e in events(b, "tally")][9:]
+    eq(entered[:4], ["0"] * 4)  # five zeros in the set, one on the board
     over = events(b, "game_over")[0]
     eq(over["penalties"], [0, 0])
-    # P1 moved last: P1 gains P2's nine zeros, 3 points each; P1's own leftovers cost nothing.
-    eq(over["totals"], [13 + 9 * 3, 0])
+    # P1 moved last: P1 gains the value of P2's nine; P1's own leftovers cost nothing.
+    values = ref.game.rules.values
+    eq(over["totals"], [13 + sum(values[f] for f in entered), 0])
 
 
 def test_settings_choose_the_game_and_the_board_boots_it():

@@ -175,8 +175,10 @@ def test_sensor_test_lights_what_it_senses_and_the_game_then_sees_the_chips():
 
 def test_restart_is_answered_then_the_loop_stops():
     board = new_board()
+    app = board.app
     eq(cmd(board, "restart")["ok"], True)
-    eq((board.app.running, board.app.restart), (False, True))
+    eq((app.running, app.restart), (False, True))
+    eq((board.restarts, len(events(board, "boot"))), (1, 2))  # the board started again
 
 
 def test_a_finished_game_is_archived_with_its_racks():

@@ -433,10 +433,14 @@ def test_seven_chip_move_that_empties_bag_and_rack_ends_the_game():
     eq(ref.mode, "tally")
     eq(board.screen()[5], "P2: 7 chips left")
     for _ in range(7):
-        board.press("ok")  # seven zeros
+        board.press("ok")  # OK enters the face shown, as long as such a chip is left
     board.press("ok")  # all counted: the final scores
+    entered = [e["face"] for e in events(board, "tally")]
+    eq(len(entered), 7)
+    for face in entered:  # never more of a face than the set has off the board
+        eq(entered.count(face) <= ref.game.unseen[face], True, face)
     over = events(board, "game_over")
-    eq(over[0]["penalties"], [0, 0])
+    eq(over[0]["penalties"], [0, ref.game.rack_penalty(entered)])
     eq(ref.mode, "over")
 
 
