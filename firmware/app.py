@@ -155,7 +155,7 @@ class App:
             if other is not None and other != self.profile.game:
                 self.journal.set_aside("game-%s.dat" % other)
                 self.events.emit("journal_problem", "text", "saved %s game kept" % other)
-                self.referee._note("other_game", other)
+                self.referee.set_note("other_game", other)
                 payload, problem = None, None
             if payload is None and problem is None and self.hw.fs.exists(mine):
                 self.hw.fs.rename(mine, self.journal.dat)  # this game's, parked before
@@ -172,7 +172,7 @@ class App:
         """The saved game is damaged: kept as game.bad, and the board says so."""
         self.events.emit("journal_problem", "text", "%s; kept as game.bad" % problem)
         self.journal.set_aside("game.bad")
-        self.referee._note("saved_bad")
+        self.referee.set_note("saved_bad")
 
     def tick(self):
         """One supervised step of the main loop: nothing raised in it escapes."""
@@ -220,9 +220,9 @@ class App:
         if payload is None:
             ref.new_game()
         else:
-            ref.saved = payload
+            ref.offer_resume(payload)
             self._act("resume")
-        self.referee._note("fault")
+        self.referee.set_note("fault")
         self.screen.lines = None  # the display may hold anything: redraw it all
         self.refresh(force=True)
 
@@ -338,7 +338,7 @@ class App:
                     ref.sensed((PLACED, sq, placed[sq]))
         elif action == "new":
             if self.sensing.placed:
-                ref.mode = R.CLEAR
+                ref.clear_board()
                 return
             self._fresh_game()
 

@@ -18,6 +18,8 @@ so the per-frame work is one small copy per LED.
 """
 
 from engine.compat import const
+from firmware import modes as M
+from firmware import referee as R
 
 # WS2812B current model, in microamps (hardware/README.md, "Power budget").
 LED_IDLE_UA = const(1000)  # each LED, all channels off
@@ -50,6 +52,9 @@ COLOURS = (
     (0, 220, 200),
 )
 PREMIUM_DIM = const(20)  # premium glow: this many 255ths of the legend colour
+
+# The referee's alerts (Referee.alerts) and their colours.
+ALERT = {R.MISSING: RED, R.UNKNOWN: MAGENTA, M.ASK: YELLOW, M.TAKE: RED}
 
 
 def serpentine(width, height):
@@ -157,16 +162,11 @@ class Leds:
                 put(sq, GREEN)
             else:
                 put(sq, RED if sq in bad else AMBER)
-        alert = blink_on
-        for sq in ref.missing:
-            put(sq, RED if alert else OFF)
-        if alert:
-            for sq in ref.unknown:
-                put(sq, MAGENTA)
-            if ref.picking is not None:
-                put(ref.picking[0], YELLOW)
-            for sq in ref.take_back:
-                put(sq, RED)
+        for sq, kind in ref.alerts():  # blinking at 2 Hz; a missing chip's square goes dark
+            if blink_on:
+                put(sq, ALERT[kind])
+            elif kind == R.MISSING:
+                put(sq, OFF)
         return f
 
     def paint(self, marks):

@@ -1,32 +1,27 @@
 """The turn flow: chips sensed and buttons pressed in, the game and what to show out.
 
-One `Referee` holds a game and the board's physical state against it. Modes:
-  PLAY       chips laid this turn are the pending move, previewed live; OK commits it,
-             OK with nothing laid opens the menu (pass, swap).
-  PICK       a joker (or, on a Hall-only board, any chip) was laid: LEFT/RIGHT choose what
-             it stands for, OK sets it. Chips waiting for a face are asked one after the
-             other; chips with a known face laid meanwhile join the move at once.
-  MENU, SWAP the turn menu, and choosing how many chips to swap.
-  TAKE_BACK  a turn was lost (strict mode, or the clock) with chips still down: wait until
-             they are lifted.
-  TALLY      the game has ended: each player's leftover chips are laid on the board to be
-             read, or entered with the buttons, for the rack penalty (firmware/tally.py);
-             OK once all are counted gives the final scores.
-  OVER       final scores; OK starts a new game once the board is clear.
-  RESUME     at power-up with a saved game: OK resumes it, BACK starts a new one.
-  CLEAR      a new game was asked for with chips on the board: wait until it is clear.
-While a game is on, a committed chip that is lifted is *missing*: its square is shown, and
-nothing can be confirmed until the same chip is back (once the game is over, chips may go).
-Chips laid or lifted while the menu is open close it: the player is making a move.
+One `Referee` holds a game and the board's physical state against it; its current mode is a
+small object (firmware/modes.py: play, pick a face, menu, swap, take back a lost turn;
+firmware/modes_end.py: tally, final scores, clearing the board, resume at power-up) that
+holds only its own state and answers chips, lifts and buttons. What every mode shares
+lives here:
+  - while a game is on, a committed chip that is lifted is *missing*: its square is shown,
+    and nothing can be confirmed until the same chip is back (once the game is over, or
+    before it is resumed, chips may come and go: `Mode.board_counts`);
+  - a chip lying unidentified (no tag, an unknown tag, the same tag as another square, a
+    silent reader) or whose magnet has gone while its tag still answers;
+  - the game's actions (confirm, pass, swap, finish), the journal and the archive.
 
 What the display says is derived from the state in one place, `status()`: a missing or
-unidentified chip first, then the mode's own prompt, then the last outcome (`note`, such as
-"Ana +12", kept only until the next chip is laid or lifted or a button changes the mode). So
-no message outlives its cause: a chip back in place, a tag lifted, a game over all change
-the state, and with it what is shown.
+unidentified chip first, then the mode's question, then the last outcome (`note`, such as
+"Ana +12", kept only until the next chip or button changes the state), then the mode's idle
+text. The LEDs' blinking squares come from `alerts()` the same way. So no message outlives
+its cause: a chip back in place, a tag lifted, a game over all change the state, and with it
+what is shown.
 
-The referee never touches hardware: `app.App` feeds it events and reads its state for the
-LEDs and the display. After every change to the game it hands a snapshot to the journal.
+The referee never touches hardware: `app.App` feeds it events and reads `status`, `alerts`
+and the game for the LEDs and the display. After every change to the game it hands a
+snapshot to the journal.
 """
 
 from engine import faces, squares
@@ -35,18 +30,16 @@ from engine.game import Game
 from engine.snapshot import decode, encode
 from firmware import i18n, sensing
 from firmware.journal import JournalError
+from firmware.modes import MENU, PICK, PLAY, SWAP, TAKE_BACK, Menu, Play, TakeBack
+from firmware.modes_end import CLEAR, OVER, RESUME, TALLY, Clear, Over, Resume, Tally
 from firmware.settings import player_name
-from firmware.tally import Tally
 
-PLAY = "play"
-PICK = "pick"
-MENU = "menu"
-SWAP = "swap"
-TAKE_BACK = "take_back"
-TALLY = "tally"
-OVER = "over"
-RESUME = "resume"
-CLEAR = "clear"
+# The mode names, as the PC's `state` reply and the tests read them.
+MODES = (PLAY, PICK, MENU, SWAP, TAKE_BACK, TALLY, OVER, CLEAR, RESUME)
+
+# Alert kinds for the LEDs (firmware/leds.py colours them).
+MISSING = "missing"
+UNKNOWN = "unknown"
 
 _MENU = ("pass", "swap", "back")
 _MENU_RULE5 = ("pass", "swap", "rule5", "back")  # Cal-Q-Able: rule 5 replacement too
@@ -69,7 +62,7 @@ class Referee:
         self.events = events
         self.journal = journal
         self.game = None  # type: Game  # type: ignore[assignment]  # set before any turn
-        self.mode = PLAY
+        self.state = Play(self)  # the current mode (firmware/modes.py, modes_end.py)
         self.note = None  # (message key, args...) of the last outcome, until the next change
         self.verdict = None  # the live preview of the pending move
         self.missing = {}  # committed square lifted -> its cell code
@@ -80,21 +73,39 @@ class Referee:
         self.menu = _MENU  # type: tuple
         self.replacing = False  # Cal-Q-Able rule 5 chosen: lifted left-side tiles are taken
         self.taken = set()  # committed squares lifted for a rule-5 replacement
-        self.picking = None  # [square, choice index, choices, is_joker]: being asked now
-        self.picks = []  # (square, face or None) waiting to be asked
-        self.menu_at = 0
-        self.swap_n = 1
-        self.take_back = set()
-        self.tally = None  # type: Tally  # type: ignore[assignment]  # set in mode TALLY
-        self.tally_choice = 0
         self.last_move = ()  # squares of the last committed move
         self.turn_start = clock.ticks_ms()
-        self.saved = None  # a snapshot offered for resuming
         self.save_failed = False  # the last save failed (shown until one succeeds)
         self.settings_problem = False  # a settings file had errors (shown all along)
         self.archive = None  # .add(snapshot, about), .has(snapshot): firmware/archive.Archive
-        self.unarchived = None  # (snapshot, about) of a finished game the flash refused
+        self.unarchived = None  # (snapshot, about) of a finished game not archived yet
         self.dirty = True  # something to redraw
+
+    # ----- the mode --------------------------------------------------------------------------
+
+    @property
+    def mode(self):
+        return self.state.name
+
+    def enter(self, state):
+        self.state = state
+        self.dirty = True
+
+    # What some modes hold, for the PC's tools and the tests (None or empty in other modes).
+    @property
+    def tally(self):
+        """The tally's counts (firmware/tally.py) in mode TALLY."""
+        return getattr(self.state, "count", None)
+
+    @property
+    def picking(self):
+        """[square, choice index, choices, is joker] of the chip whose face is asked."""
+        return getattr(self.state, "current", None)
+
+    @property
+    def take_back(self):
+        """The squares of a lost turn's chips still to lift."""
+        return getattr(self.state, "squares", set())
 
     # ----- games ---------------------------------------------------------------------------
 
@@ -111,28 +122,29 @@ class Referee:
         self.game = Game(self.profile, players, self.options(), first=first)
         self._game_started()
         self._reset_turn()
-        self.mode = PLAY
+        self.enter(Play(self))
         self.last_move = ()
         self.missing = {}
         self.wrong = {}
-        self.take_back = set()
         self.unarchived = None
         self.events.emit("new_game", "players", players, "game", self.profile.game)
         self._save()
-        self._note("new_game")
+        self.set_note("new_game")
 
     def offer_resume(self, payload):
-        self.saved = payload
-        self.mode = RESUME
-        self._note(None)
+        self.enter(Resume(self, payload))
+        self.note = None
+
+    def clear_board(self):
+        """A new game is asked for with chips on the board: wait until it is clear."""
+        self.enter(Clear(self))
 
     def resume(self, chips_present):
         """Restore the offered game. `chips_present` maps each square sensed now to its face
         (None if not read). A committed square that is empty now, or that holds a chip read
         as another face, is missing until its own chip is back; each is announced."""
-        game = self.game = decode(self.profile, self.saved)
+        game = self.game = decode(self.profile, self.state.payload)  # type: ignore[attr-defined]
         self._game_started()
-        self.saved = None
         cells = game.board.cells
         self.missing = {}
         self.wrong = {}
@@ -147,6 +159,7 @@ class Referee:
                 self.missing[sq] = cells[sq]  # another chip lies there: the wrong one
                 self.wrong[sq] = face
         self._reset_turn()
+        self.note = None
         self.events.emit("resume", "turns", game.turns, "totals", game.totals())
         for sq in sorted(self.missing):
             self.events.emit("missing", "square", self.square_name(sq))
@@ -158,10 +171,9 @@ class Referee:
         if game.penalties is not None:
             self._over()
         elif game.over:
-            self._start_tally()
+            self.enter(Tally(self))
         else:
-            self.mode = PLAY
-            self._note(None)
+            self.enter(Play(self))
 
     def _archived(self):
         if self.archive is None:
@@ -185,15 +197,19 @@ class Referee:
     def name(self, p):
         return player_name(self.settings, p)
 
+    def square_name(self, sq):
+        return squares.name(sq, self.profile.width)
+
+    def reason(self, code):
+        return i18n.reason(self.lang, code)
+
     def _reset_turn(self):
-        self._stop_replacing()
+        self.stop_replacing()
         self.turn_start = self.clock.ticks_ms()
         self.verdict = None
-        self.picking = None
-        self.picks = []
         self.dirty = True
 
-    def _stop_replacing(self):
+    def stop_replacing(self):
         """Leave rule 5: tiles taken off for it and not replaced must go back."""
         cells = self.game.board.cells if self.game is not None else None
         for sq in self.taken:
@@ -213,13 +229,10 @@ class Referee:
             return
         self.save_failed = False
 
-    def _note(self, key, *args):
-        """Remember an outcome to show (None: nothing) until the state moves on."""
-        self.note = (key,) + args if key is not None else None
+    def set_note(self, key, *args):
+        """Remember an outcome to show until the state moves on."""
+        self.note = (key,) + args
         self.dirty = True
-
-    def square_name(self, sq):
-        return squares.name(sq, self.profile.width)
 
     # ----- what is shown ---------------------------------------------------------------------
 
@@ -239,44 +252,10 @@ class Referee:
 
     def status(self):
         """(message key, args...) of what the display says now, derived from the state."""
-        mode = self.mode
-        game = self.game
-        if mode == RESUME:
-            return ("resume",)
-        if game is None:
-            return self.note or ("new_game",)
-        problem = self._problem()
-        if problem is not None:
-            return problem
-        if mode == CLEAR:
-            return ("clear_board",)
-        if mode == PICK:
-            sq, k, choices, joker = self.picking  # type: ignore[misc]  # set in mode PICK
-            return ("joker" if joker else "face", self.square_name(sq), faces.display(choices[k]))
-        if mode == MENU:
-            return (self.menu[self.menu_at],)
-        if mode == SWAP:
-            return ("swap_n", self.swap_n)
-        if self.note is not None:
-            return self.note
-        if mode == TALLY:
-            t = self.tally
-            if t.done():
-                return ("tally_done",)
-            return ("tally", self.name(t.player), t.left())
-        if mode == OVER:
-            best = game.leaders()
-            return ("wins", self.name(best[0])) if len(best) == 1 else ("draw",)
-        if mode == TAKE_BACK:
-            return ("take_back",)
-        v = self.verdict
-        if v is not None and game.pending:
-            if v.legal:
-                return ("points", v.score)
-            return ("illegal", i18n.reason(self.lang, v.reasons[0].code))
-        if self.replacing:
-            return ("rule5_hint",)
-        return ("turn", self.name(game.to_move))
+        state = self.state
+        if self.game is None or state.name == RESUME:
+            return state.prompt() or self.note or ("new_game",)
+        return self._problem() or state.prompt() or self.note or state.idle() or ("done",)
 
     def _problem(self):
         """What must be mended before play goes on (a missing or unidentified chip), or None."""
@@ -299,9 +278,27 @@ class Referee:
             return ("tag_only", self.square_name(min(self.tag_only)))
         return None
 
+    def alerts(self):
+        """The squares that blink, as (square, kind): MISSING, UNKNOWN, or a mode's own
+        (modes.ASK, modes.TAKE)."""
+        out = []
+        for sq in self.missing:
+            out.append((sq, MISSING))
+        for sq in self.unknown:
+            out.append((sq, UNKNOWN))
+        self.state.alerts(out)
+        return out
+
     def blinking(self):
         """Whether some square blinks (the LEDs are redrawn at the blink rate)."""
-        return bool(self.missing or self.unknown or self.picking or self.take_back)
+        return bool(self.missing or self.unknown or self.alerts())
+
+    def blocked(self):
+        """Why nothing can be confirmed now (a message key and args), or None."""
+        problem = self._problem()
+        if problem is not None and problem[0] == "tag_only":
+            return None  # the tag answers: the chip is there, its magnet only weak
+        return problem
 
     # ----- chips sensed ----------------------------------------------------------------------
 
@@ -327,7 +324,7 @@ class Referee:
         self.tag_only.discard(sq)
         self.events.emit("placed", "square", name, "face", face)
         game = self.game
-        if game is None or self.mode in (RESUME, CLEAR, OVER):
+        if game is None or not self.state.board_counts:
             return
         if sq in self.missing:
             if face is None or self._fits(face, self.missing[sq]):
@@ -341,22 +338,7 @@ class Referee:
             return
         if game.board.cells[sq] and sq not in self.taken:
             return  # a committed chip's magnet flickered back; nothing changed
-        if self.mode == TALLY:
-            if face is not None:  # Hall-only: entered with the buttons
-                self._tally_add(face, sq)
-            return
-        if self.mode == TAKE_BACK:
-            self.take_back.add(sq)
-            return
-        if self.mode in (MENU, SWAP):
-            self.mode = PLAY  # chips laid: the player is making a move after all
-        self.note = None
-        if face is None or face == "?":
-            self._ask(sq, face)
-            return
-        ch, _ = faces.parse(face)
-        game.lay(sq, ch)
-        self._preview()
+        self.state.placed(sq, face)
 
     def _lifted(self, sq):
         name = self.square_name(sq)
@@ -365,36 +347,19 @@ class Referee:
         self.tag_only.discard(sq)
         self.wrong.pop(sq, None)
         game = self.game
-        if game is None:
+        if game is None or not self.state.board_counts or self.state.lifted(sq):
             return
-        if self.mode in (OVER, CLEAR, RESUME):
-            return  # the game is over (or not on yet): the board is being cleared
-        if self.mode == TALLY and self.tally.lift(sq):
-            self.note = None
-            return
-        if self.mode in (MENU, SWAP):
-            self.mode = PLAY
-        if sq in self.take_back:
-            self.take_back.discard(sq)
-            game.lift(sq)
-            if not self.take_back and self.mode == TAKE_BACK:
-                self.mode = PLAY
-                self._reset_turn()
-                self.note = None
-            return
-        if self._unask(sq):
-            self._preview()
-            return
+        cells = game.board.cells
         if game.lift(sq):
             self.note = None
-            self._preview()
-        elif self.replacing and game.board.cells[sq] and sq not in self.missing:
+            self.preview()
+        elif self.replacing and cells[sq] and sq not in self.missing:
             self.taken.add(sq)  # rule 5: a tile of the left side taken off
             self.events.emit("taken", "square", name)
             self.note = None
-            self._preview()
-        elif game.board.cells[sq] and sq not in self.missing:
-            self.missing[sq] = game.board.cells[sq]
+            self.preview()
+        elif cells[sq] and sq not in self.missing:
+            self.missing[sq] = cells[sq]
             self.events.emit("missing", "square", name)
 
     def _unidentified(self, sq, event):
@@ -409,7 +374,7 @@ class Referee:
         else:
             self.events.emit(kind, "square", name)
 
-    def _preview(self):
+    def preview(self):
         """Judge the pending chips again (the display derives what to say from it)."""
         game = self.game
         if not game.pending:
@@ -422,104 +387,21 @@ class Referee:
         v = self.verdict
         self.events.emit("preview", "legal", v.legal, "score", v.score, "codes", v.codes())
 
-    # ----- asking what a chip stands for -----------------------------------------------------
-
-    def _ask(self, sq, face):
-        """A joker (face "?") or an unread chip (None) needs its face chosen on the display."""
-        if self.picking is None:
-            choices = self.joker_choices if face == "?" else self.all_choices
-            self.picking = [sq, 0, choices, face == "?"]
-            self.mode = PICK
-        else:
-            self.picks.append((sq, face))
-
-    def _next_pick(self):
-        self.picking = None
-        if self.picks:
-            sq, face = self.picks.pop(0)
-            self._ask(sq, face)
-        else:
-            self.mode = PLAY
-        self._preview()
-
-    def _unask(self, sq):
-        """A chip waiting for its face was lifted: forget it. True if it was one."""
-        if self.picking is not None and self.picking[0] == sq:
-            self._next_pick()
-            return True
-        for k in range(len(self.picks)):
-            if self.picks[k][0] == sq:
-                del self.picks[k]
-                return True
-        return False
-
-    def _pick(self, button):
-        picking = self.picking
-        sq, k, choices, joker = picking  # type: ignore[misc]  # set in mode PICK
-        if button == "left":
-            picking[1] = (k - 1) % len(choices)  # type: ignore[index]
-        elif button == "right":
-            picking[1] = (k + 1) % len(choices)  # type: ignore[index]
-        elif button == "ok":
-            ch = choices[k]
-            if ch == faces.JOKER:  # a Hall-only board's joker: now choose its value
-                self.picking = [sq, 0, self.joker_choices, True]
-            else:
-                self.game.lay(sq, ch, joker)
-                self._next_pick()
-
-    # ----- buttons ---------------------------------------------------------------------------
+    # ----- buttons and the turn's actions ----------------------------------------------------
 
     def button(self, name):
+        """A button was pressed; returns the App's action ("resume", "new") or None."""
         self.dirty = True
         self.events.emit("button", "name", name)
-        mode = self.mode
-        if mode == RESUME:
-            if name == "ok":
-                return "resume"
-            if name == "back":
-                return "new"
-            return None
-        if mode == PICK:
-            self._pick(name)
-        elif mode == PLAY:
-            if name == "ok":
-                self._confirm()
-            elif name == "back" and not self.game.pending:
-                if self.replacing:
-                    self._stop_replacing()  # what was taken off must go back
-                    self.note = None
-                else:
-                    self._open_menu()
-        elif mode == MENU:
-            self._menu(name)
-        elif mode == SWAP:
-            self._swap(name)
-        elif mode == TALLY:
-            self._tally_button(name)
-        elif mode == OVER and name == "ok":
-            return "new" if self._archive_again() else None
-        return None
+        return self.state.button(name)
 
-    def blocked(self):
-        """Why nothing can be confirmed now (a message key and args), or None."""
-        problem = self._problem()
-        if problem is not None and problem[0] == "tag_only":
-            return None  # the tag answers: the chip is there, its magnet only weak
-        return problem
-
-    def _open_menu(self):
-        if self.game.over:
-            return
-        self.mode = MENU
-        self.menu_at = 0
-
-    def _confirm(self):
+    def confirm(self):
         game = self.game
         if self.blocked() is not None:
             return  # the display already says what to mend
         if not game.pending:
-            self._open_menu()
+            if not game.over:
+                self.enter(Menu(self))
             return
         p = game.to_move
         laid = self._laid()
@@ -528,7 +410,7 @@ class Referee:
         if self.replacing:
             v, removed = game.check_replace(move)
             if v.legal and {sq for sq, _ in removed.placements} != self.taken:
-                self._note("lift_left")  # every tile before the = comes off, and no other
+                self.set_note("lift_left")  # every tile before the = comes off, and no other
                 return
             v = game.replace(move)
         else:
@@ -548,89 +430,60 @@ class Referee:
         self._save()
         self._reset_turn()
         if game.over:
-            self._start_tally()
+            self.enter(Tally(self))
         elif game.to_move == p:
             self.events.emit("bonus_turn", "player", p + 1)
-            self._note("bonus")
+            self.set_note("bonus")
         else:
-            self._note("scored", self.name(p), v.score)
+            self.set_note("scored", self.name(p), v.score)
 
     def _laid(self):
         """(square, face) of every chip down this turn; face None if not yet known."""
         out = []
         for sq, code in self.game.pending:
             out.append((sq, "?" if code & faces.JOKER_BIT else faces.cell_text(code)))
-        if self.picking is not None:
-            out.append((self.picking[0], "?" if self.picking[3] else None))
-        for sq, face in self.picks:
-            out.append((sq, face))
+        self.state.laid(out)
         return out
 
     def _lose_turn(self, p, laid, key):
         """Player p lost the turn with `laid` ((square, face) pairs) still on the board."""
         self._save()
         self._reset_turn()
+        self.note = None
         if self.game.over:
             # Those chips are p's leftovers now: they count in the tally where they lie
             # (a chip whose face was never chosen is entered with the buttons).
-            self._start_tally()
+            tally = Tally(self)
+            self.enter(tally)
             for sq, face in laid:
                 if face is not None:
-                    self.tally.preset(p, face, sq)
+                    tally.count.preset(p, face, sq)
             return
-        self.take_back = {sq for sq, _ in laid}
-        self.mode = TAKE_BACK if laid else PLAY
-        self._note(key)
+        if laid:
+            self.enter(TakeBack(self, {sq for sq, _ in laid}, key))
+        else:
+            self.enter(Play(self))
+            self.set_note(key)
 
-    def _menu(self, name):
+    def pass_turn(self):
         game = self.game
-        if name == "left":
-            self.menu_at = (self.menu_at - 1) % len(self.menu)
-        elif name == "right":
-            self.menu_at = (self.menu_at + 1) % len(self.menu)
-        elif name == "back":
-            self.mode = PLAY
-            self.note = None
-        elif name == "ok":
-            item = self.menu[self.menu_at]
-            self.mode = PLAY
-            self.note = None
-            if item == "pass":
-                p = game.to_move
-                game.pass_turn()
-                self.events.emit("pass", "player", p + 1)
-                self._after_idle_turn()
-            elif item == "rule5":
-                self.replacing = True
-            elif item == "swap":
-                if not game.can_swap():
-                    self._note("no_swap", game.options["swap_min_bag"])
-                    return
-                self.mode = SWAP
-                self.swap_n = 1
+        p = game.to_move
+        game.pass_turn()
+        self.events.emit("pass", "player", p + 1)
+        self._after_idle_turn()
 
-    def _swap(self, name):
+    def swap(self, count):
         game = self.game
-        most = game.rack_count(game.to_move)
-        if name == "left":
-            self.swap_n = most if self.swap_n <= 1 else self.swap_n - 1
-        elif name == "right":
-            self.swap_n = 1 if self.swap_n >= most else self.swap_n + 1
-        elif name == "back":
-            self.mode = MENU
-        elif name == "ok":
-            p = game.to_move
-            game.swap(self.swap_n)
-            self.events.emit("swap", "player", p + 1, "count", self.swap_n)
-            self._after_idle_turn()
+        p = game.to_move
+        game.swap(count)
+        self.events.emit("swap", "player", p + 1, "count", count)
+        self._after_idle_turn()
 
     def _after_idle_turn(self):
         self._save()
-        self.mode = PLAY
         self._reset_turn()
         self.note = None
-        if self.game.over:
-            self._start_tally()
+        self.enter(Tally(self) if self.game.over else Play(self))
 
     # ----- the clock -------------------------------------------------------------------------
 
@@ -644,7 +497,7 @@ class Referee:
 
     def in_turn(self):
         """A player is taking their turn: laying, choosing a face, or in the turn menu."""
-        return self.mode in (PLAY, PICK, MENU, SWAP)
+        return self.state.in_turn
 
     def time_up(self):
         """The turn clock ran out: the turn is lost (rule 2)."""
@@ -653,81 +506,31 @@ class Referee:
         laid = self._laid()  # chips still waiting for a face lie there too
         game.timeout()
         self.events.emit("timeout", "player", p + 1)
-        self.mode = PLAY
         self._lose_turn(p, laid, "time_up")
 
     # ----- the end ---------------------------------------------------------------------------
 
-    def _start_tally(self):
-        game = self.game
-        self.mode = TALLY
-        self.take_back = set()
-        self.tally = Tally([game.rack_count(p) for p in range(game.players)])
-        self.tally_choice = self._next_face(len(self.all_choices) - 1, 1)
-        self.note = None
-
-    def _left_in_set(self, face):
-        """How many chips of `face` exist that are neither on the board nor counted yet."""
-        ch, joker = faces.parse(face)
-        key = faces.JOKER if joker else ch
-        n = self.game.unseen.get(key, 0)
-        for rack in self.tally.racks():
-            for counted in rack:
-                if counted == face:
-                    n -= 1
-        return n
-
-    def _next_face(self, k, step):
-        """The next face from index k in direction step (±1) of which a chip is left."""
-        choices = self.all_choices
-        for _ in range(len(choices)):
-            k = (k + step) % len(choices)
-            if self._left_in_set(self._tally_face(k)) > 0:
-                return k
-        return k
-
-    def _tally_face(self, k):
-        ch = self.all_choices[k]
-        return "?" if ch == "?" else faces.display(ch)
-
-    def _tally_add(self, face, sq=None):
-        """Count `face` for the player counting now, if such a chip is left in the set."""
-        t = self.tally
-        if t.done():
-            return
-        if self._left_in_set(face) <= 0:
-            self._note("no_chip", face)
-            return
-        p = t.player
-        t.add(face, sq)
-        self.events.emit("tally", "player", p + 1, "face", face)
-        self.note = None
-        if self._left_in_set(self._tally_face(self.tally_choice)) <= 0:
-            self.tally_choice = self._next_face(self.tally_choice, 1)
-
     def _over(self):
-        self.mode = OVER
+        self.enter(Over(self))
         self.missing = {}  # the game is over: its chips may leave the board
         self.wrong = {}
-        self.take_back = set()
         self.note = None
 
-    def _finish(self):
+    def finish(self, racks):
         """Every rack is counted: the final scores, archived before the journal says so."""
         game = self.game
-        penalties = game.finish(self.tally.racks())
+        penalties = game.finish(racks)
         self.events.emit("game_over", "penalties", penalties, "totals", game.totals())
-        about = {"game": self.profile.game, "profile": self.profile.name}
-        about["racks"] = self.tally.racks()
+        about = {"game": self.profile.game, "profile": self.profile.name, "racks": racks}
         # Archived first: a power cut before the journal says "finished" only means the end
         # is counted again (the archive ignores the same game twice); the other order could
         # leave a finished game in the journal that no archive holds.
         self.unarchived = (encode(game), about)
-        self._archive_again()
+        self.archive_again()
         self._save()
         self._over()
 
-    def _archive_again(self):
+    def archive_again(self):
         """Archive the finished game if it is not yet; True once it is (or no archive)."""
         if self.unarchived is None or self.archive is None:
             self.unarchived = None
@@ -740,23 +543,3 @@ class Referee:
         self.unarchived = None
         self.events.emit("archived", "path", path)
         return True
-
-    def _tally_button(self, name):
-        t = self.tally
-        if name == "left":
-            self.tally_choice = self._next_face(self.tally_choice, -1)
-        elif name == "right":
-            self.tally_choice = self._next_face(self.tally_choice, 1)
-        elif name == "ok":
-            if t.done():
-                self._finish()
-                return
-            self._tally_add(self._tally_face(self.tally_choice))
-            return
-        elif name == "back":
-            t.back()
-            self.note = None
-            return
-        if not t.done():
-            face = faces.display(self.all_choices[self.tally_choice])
-            self._note("face", self.name(t.player), face)

@@ -417,9 +417,9 @@ def test_swap_count_wraps_within_the_rack():
     board.press("right")
     board.press("ok")
     board.press("left")  # from 1 to the whole rack
-    eq(board.app.referee.swap_n, 7)
+    eq(board.screen()[5], "Swap 7 chips")
     board.press("right")
-    eq(board.app.referee.swap_n, 1)
+    eq(board.screen()[5], "Swap 1 chips")
 
 
 def test_seven_chip_move_that_empties_bag_and_rack_ends_the_game():
