@@ -6,6 +6,19 @@ thread that runs the firmware's main loop: one `App.step()` every `scan_ms` of s
 time, kept in step with the wall clock. Everything that touches the board goes through
 `lock`, so the web server's threads and the loop never see half a step.
 
+The players' hands (`press`, `place`, `lift`: the web page's clicks) do not touch the twins
+directly: each input joins a queue that `tick` plays in order, in the board's own time, so a
+press or a chip reaches the firmware however far the board's clock lags behind the wall
+clock (a busy PC) and however fast the inputs come. A button is held down until the firmware
+has polled it past its debounce (firmware/buttons.py) and released for a step before the
+next input; a chip laid or lifted is left until the firmware has sensed it (presence
+debounce, then `settle_ms` for a chip laid: firmware/sensing.py) before an input of another
+kind follows, so the firmware's events come in the order the inputs were given. Chips laid
+one after the other, or lifted one after the other, follow each other a step apart: the
+firmware settles them in that order. While the REPL twin holds the port the firmware is
+stopped, and the inputs wait for it. `state()` shows the chips where the hands have put
+them, queued or not.
+
 `serial()` gives the board a USB port: a pseudo-terminal whose path host tools open as they
 would /dev/ttyACM0. The firmware's event lines go out on it and the PC's command lines come
 in. A Ctrl-C stops the firmware and hands the port to a MicroPython REPL twin
@@ -13,6 +26,7 @@ in. A Ctrl-C stops the firmware and hands the port to a MicroPython REPL twin
 the twin's soft reboot boots the firmware again from the folder, with whatever was flashed.
 """
 
+import collections
 import json
 import os
 import shutil
@@ -21,12 +35,16 @@ import threading
 import time
 
 from engine import squares
+from engine.compat import ticks_add, ticks_diff
 from firmware.fsio import DeviceFS
 from firmware.sim.simboard import SimBoard, chip_tags
 from host_tools import replay
 
 HARDWARE = replay.REPO / "hardware"
 KEEP_LINES = 200  # event lines kept for the web page
+HOLD_MS = 60  # a button press is held down at least this long (board time)
+GAP_MS = 20  # and released at least this long before the next input is played
+YIELD_S = 0.0005  # the loop's pause between steps when it is behind, so requests get the lock
 
 
 def populate(root, game="calculissimo", overwrite=False):
@@ -72,6 +90,55 @@ class _Lines:
             fn(line)
 
 
+class _Playing:
+    """An input the twins have been given and the firmware has not sensed yet.
+
+    `note(now, app)` is called before each main-loop step that runs while the input is in
+    place, with the step's start time: it follows the firmware's own rules, step by step in
+    the board's time, to know when the firmware has seen it (`sensed`)."""
+
+    def __init__(self, kind, at, square=None, name=None, pin=None, hold=0):
+        self.kind = kind  # "press", "put" or "take"
+        self.at = at  # board ticks when it was played
+        self.square = square
+        self.name = name  # the button (press)
+        self.pin = pin  # the button's pin while it is held down (press)
+        self.hold = hold
+        self.steps = 0  # steps run since
+        self.stable = None  # ticks of the step where the presence debounce flipped (put)
+        self.sensed = False  # a step has run in which the firmware saw it
+
+    def note(self, now, app):
+        self.steps += 1
+        if self.kind == "press":
+            # firmware/buttons.py: reported once it has read low for debounce_ms
+            if ticks_diff(now, self.at) >= app.buttons.debounce_ms:
+                self.sensed = True
+            return
+        # firmware/presence.py: a square flips after `scans` consecutive readings
+        if self.steps >= app.presence.scans:
+            if self.kind == "take":
+                self.sensed = True  # a chip's magnet gone: lifted at once
+                return
+            if self.stable is None:
+                self.stable = now
+            # firmware/sensing.py: a magnet that stays settle_ms is read and reported
+            if ticks_diff(now, self.stable) >= app.sensing.settle_ms:
+                self.sensed = True
+
+    def rebooted(self, board, now):
+        """The firmware started again with this input in place: it senses it afresh (a
+        button not read yet is held down on the new board's pin instead)."""
+        if self.kind == "press":
+            if not self.sensed:
+                self.pin.drive(1)
+                self.pin = board.pins[self.name]
+                self.pin.drive(0)
+                self.at, self.steps = now, 0
+            return
+        self.at, self.steps, self.stable, self.sensed = now, 0, None, False
+
+
 class LiveBoard:
     def __init__(self, root=None, game="calculissimo", speed=1.0):
         if root is None:
@@ -84,7 +151,9 @@ class LiveBoard:
         self.lines = []  # the last event lines
         self.count = 0  # event lines written since start
         self.subscribers = []  # fn(line) for every event line
-        self.actions = []  # [due ms of simulated time, fn] for the loop to apply
+        self.inputs = collections.deque()  # the hands' inputs not played yet, in order
+        self.playing = []  # _Playing: inputs played and not yet sensed (or a button held)
+        self.not_before = None  # board ticks before which no further input is played
         self.port = None
         self.repl = None  # the REPL twin while the firmware is stopped (Ctrl-C)
         self.rebooting = False
@@ -114,6 +183,8 @@ class LiveBoard:
         self.board = board
         self.boots += 1
         board.boot()
+        for p in self.playing:
+            p.rebooted(board, clock.ticks_ms())
 
     def start(self):
         self._stop.clear()
@@ -139,22 +210,22 @@ class LiveBoard:
             ahead = done / self.speed / 1000 - (time.monotonic() - start)
             if ahead > 0:
                 time.sleep(ahead)
-            elif ahead < -1:  # fell more than a second behind (a slow machine): do not race
+                continue
+            if ahead < -1:  # fell more than a second behind (a slow machine): do not race
                 start = time.monotonic() - done / self.speed / 1000
+            # Behind: a lock released and at once taken again is never handed to a thread
+            # waiting for it, and the web server's requests would wait for as long as the
+            # board stays behind. A short pause lets them in.
+            time.sleep(YIELD_S)
 
     def tick(self):
-        """One main-loop period: the port, due actions, a step, the clock moved on."""
-        board = self.board
+        """One main-loop period: the port, the hands' inputs, a step, the clock moved on."""
         if self.port is not None:
             self._serial_in()
-        now = board.clock.ticks_ms()
-        due = [a for a in self.actions if a[0] <= now]
-        if due:
-            self.actions = [a for a in self.actions if a[0] > now]
-            for _, fn in due:
-                fn()
-        if self.repl is None:
-            board.app.step()
+        board = self.board  # (after the port: a soft reboot there boots a new one)
+        if self.repl is None:  # the firmware runs: the hands act, and it sees them
+            self._play(board.clock.ticks_ms())
+            board.app.tick()  # supervised, as on the board: a fault never stops the thread
             if board.app.restart or not board.app.running:
                 self._boot()
         board.clock.advance(board.app.period_ms)
@@ -162,42 +233,117 @@ class LiveBoard:
     def run(self, ms):
         """Run `ms` of simulated time now, on the caller's thread (tests, scripts)."""
         with self.lock:
-            end = self.board.clock.ticks_ms() + ms
-            while self.board.clock.ticks_ms() < end:
+            end = ticks_add(self.board.clock.ticks_ms(), ms)
+            while ticks_diff(end, self.board.clock.ticks_ms()) > 0:
                 self.tick()
+
+    def idle(self):
+        """Every input given has been played and sensed, and no button is held down."""
+        with self.lock:
+            return not self.inputs and not self.playing
 
     # ----- players at the table ---------------------------------------------------------------
 
-    def _later(self, ms, fn):
-        with self.lock:
-            self.actions.append([self.board.clock.ticks_ms() + ms, fn])
-
     def place(self, square, face):
-        """Lay a chip of `face` (as in game records) on `square` (an index or "H8")."""
+        """Lay a chip of `face` (as in game records) on `square` (an index or "H8"): queued,
+        after every input given before it."""
         sq = self.square(square)
         with self.lock:
-            board = self.board
-            if sq in board.on_board:
-                raise ValueError("%s already holds a chip" % squares.name(sq, board.profile.width))
-            if face not in board.tags:
+            chips, box = self._planned()
+            if sq in chips:
+                raise ValueError("%s already holds a chip" % self.square_name(sq))
+            if face not in box:
                 raise ValueError("no chip %r in this game" % (face,))
-            if not board.tags[face]:
+            if not box[face]:
                 raise ValueError("no %s chip left in the box" % face)
-            board.put(sq, face)
+            self.inputs.append(("put", sq, face))
 
     def lift(self, square):
+        """Pick up the chip on `square`: queued, after every input given before it."""
         sq = self.square(square)
         with self.lock:
-            if not self.board.chain.present(sq):
+            if sq not in self._planned()[0]:
                 raise ValueError("no chip there")
-            self.board.take(sq)
+            self.inputs.append(("take", sq))
 
-    def press(self, name, hold=60):
-        """Press a board button for `hold` ms of simulated time."""
+    def press(self, name, hold=HOLD_MS):
+        """Press a board button, held down at least `hold` ms of the board's time and until
+        the firmware has read it: queued, after every input given before it."""
         with self.lock:
-            pin = self.board.pins[name]
+            if name not in self.board.pins:
+                raise ValueError("no button %r" % (name,))
+            self.inputs.append(("press", name, hold))
+
+    def _planned(self):
+        """The chips where the hands will have put them once the queue is played: square ->
+        face, and face -> how many are left in the box."""
+        board = self.board
+        chips = {sq: face for sq, (face, _) in board.on_board.items()}
+        for sq in range(len(board.chain.inputs) * 8):
+            if sq not in chips and board.chain.present(sq):
+                chips[sq] = None  # a magnet without a known chip (put there by a test)
+        box = {face: len(uids) for face, uids in board.tags.items()}
+        for item in self.inputs:
+            if item[0] == "put":
+                chips[item[1]] = item[2]
+                box[item[2]] -= 1
+            elif item[0] == "take":
+                face = chips.pop(item[1], None)
+                if face in box:
+                    box[face] += 1
+        return chips, box
+
+    def _play(self, now):
+        """Before a step: release a button the firmware has read, play the next input if its
+        turn has come, and note the step about to run for the inputs in place."""
+        app = self.board.app
+        playing = self.playing
+        for p in playing:
+            if p.kind == "press" and p.sensed and ticks_diff(now, p.at) >= p.hold:
+                p.pin.drive(1)  # released: this step reads it up, the next input waits
+                p.pin = None
+                self.not_before = ticks_add(now, max(GAP_MS, 2 * app.period_ms))
+        playing[:] = [p for p in playing if not p.sensed or p.pin is not None]
+        while self.inputs:
+            if self.not_before is not None and ticks_diff(now, self.not_before) < 0:
+                break
+            item = self.inputs[0]
+            kind = item[0]
+            # Chips laid one after the other (or lifted one after the other) on different
+            # squares go a step apart: the firmware settles them in that order. Anything else
+            # waits until the inputs before it have been sensed.
+            if any(p.kind != kind or kind == "press" or p.square == item[1] for p in playing):
+                break
+            self.inputs.popleft()
+            played = self._give(item, now, app)
+            if played is not None:  # (else it cannot be played any more: the next one)
+                playing.append(played)
+                self.not_before = ticks_add(now, 1)  # at most one input a step
+                break
+        for p in playing:
+            p.note(now, app)
+
+    def _give(self, item, now, app):
+        """Put one input into the twins; its _Playing record, None if it cannot be played
+        any more (the board changed under it: a test's own hands, a reboot)."""
+        board = self.board
+        kind = item[0]
+        if kind == "press":
+            pin = board.pins[item[1]]
             pin.drive(0)
-        self._later(hold, lambda: pin.drive(1))
+            hold = max(item[2], app.buttons.debounce_ms + 2 * app.period_ms)
+            return _Playing("press", now, name=item[1], pin=pin, hold=hold)
+        sq = item[1]
+        if kind == "put":
+            face = item[2]
+            if board.chain.present(sq) or not board.tags.get(face):
+                return None
+            board.put(sq, face)
+            return _Playing("put", now, square=sq)
+        if not board.chain.present(sq):
+            return None
+        board.take(sq)
+        return _Playing("take", now, square=sq)
 
     def square(self, square):
         width, height = self.board.profile.width, self.board.profile.height
@@ -207,10 +353,15 @@ class LiveBoard:
             return square
         return squares.parse(square, width, height)
 
+    def square_name(self, sq):
+        return squares.name(sq, self.board.profile.width)
+
     # ----- what the board shows ---------------------------------------------------------------
 
     def state(self, since=0):
-        """Everything the web page draws, as JSON-able data; event lines from number `since`."""
+        """Everything the web page draws, as JSON-able data; event lines from number `since`.
+        The chips (and the box) are where the hands put them, queued inputs included: the
+        firmware's LEDs and events say what it has sensed."""
         with self.lock:
             board = self.board
             prof = board.profile
@@ -219,9 +370,11 @@ class LiveBoard:
             ref = app.referee
             game = ref.game
             leds = [list(board.led(sq)) for sq in range(n)]
+            planned, box = self._planned()
             chips = {}
-            for sq, (face, _) in board.on_board.items():
-                chips[squares.name(sq, prof.width)] = face
+            for sq, face in sorted(planned.items()):
+                if face is not None:
+                    chips[squares.name(sq, prof.width)] = face
             new = min(self.count - since, len(self.lines)) if since < self.count else 0
             return {
                 "game": prof.game,
@@ -231,7 +384,7 @@ class LiveBoard:
                 "oled": self.oled_hex(),
                 "screen": board.screen(),
                 "chips": chips,
-                "box": {face: len(uids) for face, uids in board.tags.items()},
+                "box": box,
                 "names": [ref.name(p) for p in range(game.players)] if game else [],
                 "totals": game.totals() if game else [],
                 "to_move": game.to_move if game else None,
@@ -242,6 +395,7 @@ class LiveBoard:
                 "count": self.count,
                 "serial": self.port.path if self.port is not None else None,
                 "repl": self.repl is not None,
+                "inputs": len(self.inputs) + len(self.playing),  # not yet sensed
             }
 
     def oled_hex(self):

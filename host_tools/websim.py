@@ -8,9 +8,14 @@ over a `LiveBoard`, the real firmware running in real time on the simulated hard
     POST /api/lift            {"square": "H8"}                pick it up
     POST /api/press           {"button": "ok"}                left, right, ok, back
 
+A chip laid or lifted and a button pressed are queued: the board plays them in order, in
+its own time, each held or left until the firmware has sensed it (LiveBoard), so nothing is
+lost when the board's clock lags behind a busy PC's. The state shows the chips where the
+hands have put them at once; the LEDs and the events, what the firmware has sensed.
+
 A request the board cannot honour (bad JSON, an unknown square or face, a square already
-holding a chip, no chip of that face left) is answered 400 with {"error": text}. Only
-loopback clients are served.
+holding a chip, no chip of that face left, counting the queued ones) is answered 400 with
+{"error": text}. Only loopback clients are served.
 """
 
 import contextlib

@@ -386,7 +386,18 @@ function setOnline(online) {
   link.textContent = online ? "board on" : "board not answering";
 }
 
-async function post(action, body) {
+// The hands' inputs go to the board one at a time, in the order given: the server queues
+// each for the board to play in its own time (host_tools/live.py), so a quick second press
+// is never lost, and never overtakes the first on a busy PC.
+let sending = Promise.resolve(true);
+
+function post(action, body) {
+  const result = sending.then(() => send(action, body)); // send never rejects
+  sending = result;
+  return result;
+}
+
+async function send(action, body) {
   try {
     const reply = await fetch(`/api/${action}`, {
       method: "POST",
