@@ -8,6 +8,8 @@ item, the swap count, the chips to take back) and answers four things for the re
   lifted(sq)        a chip left a square; True if the mode dealt with it, else the referee
                     treats it as every playing mode does (a pending chip taken back, a
                     committed chip missing);
+  unidentified(sq)  a chip lies on an empty square, not identified yet (the referee blocks
+                    confirming until it is);
   button(name)      a button was pressed; returns an action for the App ("resume", "new")
                     or None;
   prompt()          the mode's question on the display, as (message key, args...), or None;
@@ -42,6 +44,9 @@ class Mode:
 
     def lifted(self, sq):
         return False
+
+    def unidentified(self, sq):
+        """A chip lies on empty square `sq` and is not identified (yet)."""
 
     def button(self, name):
         return None
@@ -187,6 +192,9 @@ class Menu(Mode):
     def lifted(self, sq):
         self.ref.enter(Play(self.ref))
         return False
+
+    def unidentified(self, sq):
+        self.ref.enter(Play(self.ref))  # a chip laid, not read yet: a move, not the menu
 
     def button(self, name):
         ref = self.ref

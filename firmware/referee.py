@@ -366,6 +366,9 @@ class Referee:
         name = self.square_name(sq)
         self.unknown[sq] = event
         self.tag_only.discard(sq)
+        game = self.game
+        if game is not None and self.state.board_counts and not game.board.cells[sq]:
+            self.state.unidentified(sq)
         kind = event[0]
         if kind == sensing.UNKNOWN:
             self.events.emit("unknown_chip", "square", name, "uid", event[2])

@@ -178,3 +178,20 @@ def test_a_chip_whose_tag_did_not_answer_is_read_again():
     board.on_board[h8] = ("2", uid)
     board.run(1200)
     eq(message(board), "Move 48 pts")
+
+
+def test_a_chip_laid_with_the_menu_open_and_not_read_closes_the_menu():
+    """Found by the soak: the reader is down while a chip is laid with the menu open; OK
+    must not pass the turn while a chip lies there."""
+    board = new_board({"players": 2})
+    board.press("ok")  # nothing laid: the menu, on "Pass"
+    eq(message(board), "Pass")
+    board.nfc.powered = False
+    board.place(sq("H8"), "2")
+    eq(message(board), "NFC reader silent")
+    board.press("ok")  # not a pass: the chip must be read first
+    eq(events(board, "pass"), [])
+    eq(board.app.referee.mode, "play")
+    board.nfc.powered = True
+    board.run(700)
+    eq(board.app.referee.game.pending, [(sq("H8"), ord("2"))])
