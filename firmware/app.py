@@ -185,28 +185,34 @@ class App:
 
     def _fault(self, err):
         """Report an unexpected exception, then reload the game, or restart if that fails
-        or faults keep coming."""
+        or faults keep coming. Nothing raised here escapes, not even by the event stream."""
         self.fault_count += 1
         self.last_fault = err
         now = self.clock.ticks_ms()
         recent = [t for t in self.faults if ticks_diff(now, t) < FAULT_WINDOW_MS]
         recent.append(now)
         self.faults = recent
-        text = "%s: %s" % (type(err).__name__, err)
-        try:
-            self.events.emit("fault", "error", text, "count", len(recent))
-            if len(recent) > MAX_FAULTS:
-                self.events.emit("restarting", "text", "%d faults in a row" % len(recent))
-            else:
+        self._report("fault", "error", "%s: %s" % (type(err).__name__, err), "count", len(recent))
+        if len(recent) > MAX_FAULTS:
+            why = "%d faults in a row" % len(recent)
+        else:
+            try:
                 self.recover()
                 self.events.flush()
                 return
-        except Exception as again:  # noqa: BLE001
-            text = "recovery failed: %s: %s" % (type(again).__name__, again)
-            self.events.emit("restarting", "text", text)
-        self.events.flush()
+            except Exception as again:  # noqa: BLE001
+                why = "recovery failed: %s: %s" % (type(again).__name__, again)
+        self._report("restarting", "text", why)
         self.restart = True  # the backend restarts the board once the loop stops
         self.running = False
+
+    def _report(self, kind, *fields):
+        """An event line, sent at once; a broken event stream only loses it."""
+        try:
+            self.events.emit(kind, *fields)
+            self.events.flush()
+        except Exception:  # noqa: BLE001, S110  (the board must not stop for its log)
+            pass
 
     def recover(self):
         """Reload the game from the journal, as after a power cut, but with no question asked:

@@ -109,3 +109,20 @@ def test_the_watchdog_is_fed_after_every_step_even_a_failing_one():
     eq(Dog.fed, 100 // board.app.period_ms)
     eq(len(events(board, "fault")), 1)
     eq(default_profile().game, "calculissimo")
+
+
+def test_a_broken_event_stream_never_stops_the_loop():
+    board = new_board({"players": 2})
+    board.strict = False
+    lay(board, RULEBOOK[0])
+    board.press("ok")
+
+    def broken(*args):
+        raise Boom("no USB")
+
+    board.app.events.emit = broken  # every event, and every report of it, fails
+    board.press("back")  # a button to report: nothing escapes, the board restarts
+    board.run(100)
+    eq(board.restarts >= 1, True)
+    board.press("ok")  # resume
+    eq(board.app.referee.game.scores, [48, 0])
