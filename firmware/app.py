@@ -219,7 +219,9 @@ class App:
         chips lying on empty squares become the turn's move again. The display says so."""
         # No gc.collect() here: MicroPython collects by itself when an allocation fails, and
         # the referee dropped below is garbage by then.
-        self.service = None
+        if self.service is not None:
+            self.service = None
+            self._report("service", "name", None)  # the PC's service mode ended with it
         self.upload = None
         self.referee = ref = self._referee()
         payload = self._saved_game()

@@ -178,6 +178,7 @@ class Sensing:
     def _placed(self, square, face):
         old = self.placed.get(square, 0)
         self.why.pop(square, None)
+        self.retry.pop(square, None)  # identified: no read again
         if old == face and face is not None:
             self.events.append((STILL, square))  # the same chip settled again
             return
