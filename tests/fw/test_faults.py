@@ -195,3 +195,23 @@ def test_a_chip_laid_with_the_menu_open_and_not_read_closes_the_menu():
     board.nfc.powered = True
     board.run(700)
     eq(board.app.referee.game.pending, [(sq("H8"), ord("2"))])
+
+
+def test_a_chip_lifted_while_its_magnet_settles_again_is_lifted():
+    """Found by the soak: a magnet drops out and comes back, and the chip is lifted before it
+    settles again; it must be lifted for the board too, and read normally where it goes."""
+    board = new_board({"players": 2})
+    lay(board, "D8:9 E8:+ F8:6 G8:÷")
+    l10 = sq("L10")
+    board.place(l10, "2")
+    board.chain.set(l10, False)  # the magnet drops out, the tag still answers
+    board.run(60)
+    board.chain.set(l10, True)  # back, settling again...
+    board.run(100)
+    face, uid = board.on_board[l10]
+    board.take(l10)  # ...and lifted before it settles
+    board.run(600)
+    eq(events(board, "lifted")[-1]["square"], "L10")
+    board.put(sq("H8"), face, uid)  # the same chip laid where the move needs it
+    board.run(400)
+    eq(message(board), "Move 48 pts")
