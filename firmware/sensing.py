@@ -36,6 +36,7 @@ from engine.compat import ticks_add, ticks_diff
 RETRY_MS = 500  # how soon an unread square is tried again after a reader failure
 REREAD_MS = 1000  # how soon a square read as no tag, unknown or seen twice is read again
 RECHECK_MS = 100  # how often the squares waiting for a read again are looked at
+READS_PER_SCAN = 2  # tag reads a scan may start (about 20 ms each): the rest wait their turn
 
 
 class Sensing:
@@ -67,6 +68,8 @@ class Sensing:
         self.why = {}  # unidentified square -> its last event (UNKNOWN, NO_TAG, ...)
         self.tag_only = {}  # square -> ticks of the next check that its tag is still there
         self.reader_ok = True
+        self.failed = False  # a read failed in this scan
+        self.budget = READS_PER_SCAN  # reads this scan may still start (_settle, _retry)
         self.recheck_at = clock.ticks_ms()
         self.events = []
 
@@ -74,6 +77,8 @@ class Sensing:
         """One scan; returns this scan's events (the list is reused)."""
         events = self.events
         events.clear()
+        self.failed = False
+        self.budget = READS_PER_SCAN
         now = self.clock.ticks_ms()
         for entry in self.presence.scan(self.chain.read()):
             base = (entry >> 16) << 3
@@ -101,6 +106,9 @@ class Sensing:
             self._gone(square)
 
     def _settle(self, now):
+        """Identify the squares whose magnet stayed settle_ms, as many as this scan's read
+        budget allows (oldest first): after a power-up every chip on the board settles at
+        once, and reading them all in one scan would leave the buttons unread for long."""
         done = None
         for square, since in self.waiting.items():
             if ticks_diff(now, since) >= self.settle_ms:
@@ -109,11 +117,15 @@ class Sensing:
                 done.append(square)
         if done:
             for square in done:
+                if self.reader is not None and self.budget <= 0:
+                    break  # the next scans read the others
                 del self.waiting[square]
                 self._identify(square, now)
 
     def _retry(self, now):
         for square in list(self.retry):
+            if self.budget <= 0:
+                break
             if ticks_diff(now, self.retry[square]) >= 0:
                 del self.retry[square]
                 self._identify(square, now)
@@ -121,10 +133,18 @@ class Sensing:
                     break  # the reader failed again: the others wait for the next pass
 
     def _read(self, square):
-        """The tag UID at `square`, None if no tag; raises the reader's error."""
+        """The tag UID at `square`, None if no tag; raises the reader's error. Once a read
+        has failed in a scan, the others of that scan fail at once: a silent reader costs
+        one timeout a scan, not one per square waiting (the buttons are read between)."""
+        if self.failed:
+            raise self.reader_error("the reader failed in this scan")
+        self.budget -= 1
         self.antenna.select(square, self.width)
         try:
             return self.reader.read_uid()
+        except self.reader_error:
+            self.failed = True
+            raise
         finally:
             self.antenna.off()
 
@@ -220,6 +240,8 @@ class Sensing:
         A chip lifted slowly leaves the Hall switch before the reader loses its tag; without
         this check it would stay on the board for ever."""
         for square in list(self.tag_only):
+            if self.budget <= 0:
+                break
             if ticks_diff(now, self.tag_only[square]) < 0:
                 continue
             try:

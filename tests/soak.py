@@ -1527,11 +1527,8 @@ class Soak:
         return mark
 
     def tally_choice(self):
-        """The index in `choices` of the face the tally offers now (a referee attribute, or
-        its tally mode's)."""
-        ref = self.ref()
-        k = getattr(ref, "tally_choice", None)
-        return k if k is not None else ref.state.choice
+        """The index in `choices` of the face the tally offers now (firmware/modes_end.py)."""
+        return self.ref().state.choice
 
     def check_tally(self, ev, p, face, mark):
         if (ev["player"], ev["face"]) != (p + 1, face):

@@ -215,3 +215,41 @@ def test_a_chip_lifted_while_its_magnet_settles_again_is_lifted():
     board.put(sq("H8"), face, uid)  # the same chip laid where the move needs it
     board.run(400)
     eq(message(board), "Move 48 pts")
+
+
+def _longest_step(board, ms):
+    """Run `ms` of the main loop; the longest step, in ms of the board's clock (a step's
+    own time is the reader's waits)."""
+    from engine.compat import ticks_diff
+
+    longest = 0
+    for _ in range(ms // board.app.period_ms):
+        t0 = board.clock.ticks_ms()
+        board.app.tick()
+        longest = max(longest, ticks_diff(board.clock.ticks_ms(), t0))
+        board.clock.advance(board.app.period_ms)
+    return longest
+
+
+def test_reading_every_chip_after_a_power_cut_never_holds_a_step_long():
+    """After a power-up every chip on the board settles at once; reading all of them in one
+    scan left the buttons unread for as long as all those reads take. A scan reads two at
+    most, and the others follow in the next scans."""
+    from firmware.sensing import READS_PER_SCAN
+
+    fs = MemFS()
+    first = new_board({"players": 2}, fs=fs)
+    lying = []
+    for move in RULEBOOK[:3]:
+        lay(first, move)
+        first.press("ok")
+        lying += chips_of(move)
+    board = new_board({"players": 2}, fs=fs, boot=False)
+    for name, face in lying:
+        board.put(sq(name), face)
+    board.boot()
+    longest = _longest_step(board, 1000)
+    eq(len(board.app.sensing.placed), len(lying))  # every chip read within a second
+    board.put(sq("A1"), "5")
+    one = _longest_step(board, 500)  # the step that reads one chip
+    eq(0 < one and longest <= READS_PER_SCAN * one < len(lying) * one, True, (longest, one))
