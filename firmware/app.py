@@ -326,8 +326,13 @@ class App:
         ref = self.referee
         if action == "resume":
             placed = self.sensing.placed
+            # A chip whose magnet is sensed and whose tag is not read yet (after a power-up
+            # the board reads its chips a few a scan) is there, face unknown: not missing.
+            present = dict(placed)
+            for sq in self.sensing.waiting:
+                present.setdefault(sq, None)
             try:
-                ref.resume(placed)
+                ref.resume(present)
             except EngineError as err:  # a damaged snapshot: keep it, say so, start afresh
                 try:
                     self._set_aside(str(err))

@@ -336,8 +336,15 @@ class Referee:
                 want = faces.cell_text(self.missing[sq])
                 self.events.emit("wrong_chip", "square", name, "face", face, "want", want)
             return
-        if game.board.cells[sq] and sq not in self.taken:
-            return  # a committed chip's magnet flickered back; nothing changed
+        cell = game.board.cells[sq]
+        if cell and sq not in self.taken:
+            if face is not None and not self._fits(face, cell):  # read late, or put back
+                self.missing[sq] = cell  # another chip lies there: the wrong one
+                self.wrong[sq] = face
+                self.events.emit(
+                    "wrong_chip", "square", name, "face", face, "want", faces.cell_text(cell)
+                )
+            return  # else the committed chip itself, read again: nothing changed
         self.state.placed(sq, face)
 
     def _lifted(self, sq):
