@@ -3,27 +3,38 @@
 A backend (backend_rp2.py, backend_circuitpython.py) makes what differs between ports: the
 clock, the SPI bus and latch of the presence chain, the I2C bus, the LED chain, and two pin
 factories. `assemble` makes the rest from the pin map: the display, the NFC reader and its
-antenna multiplexer (NFC builds), the buttons, and the `App` itself. A part that does not
-answer at boot is a problem reported on the display and the event stream, not a stop.
+antenna matrix (NFC builds; its 74HC595s on the presence chain's SPI bus), the buttons, and
+the `App` itself. A part that does not answer at boot is a problem reported on the display
+and the event stream, not a stop.
 """
 
 import sys
 
+from firmware import font
 from firmware.app import App, Hardware
-from firmware.drivers.antenna import AntennaMux
-from firmware.drivers.hc165 import ShiftChain
+from firmware.drivers.antenna import AntennaMatrix
+from firmware.drivers.hc165 import SPI_PHASE, SPI_POLARITY, ShiftChain
 from firmware.drivers.pn532 import PN532, ReaderError
+from firmware.drivers.sh1106 import SH1106
 from firmware.drivers.ssd1306 import SSD1306, DisplayError
 
 
-def assemble(cfg, fs, clock, spi, latch, i2c, pixels, out_pin, in_pin, read=None):
+def display_driver(i2c, spec):
+    """The driver for the pin map's `display` section (its `kind`, ssd1306 by default, and
+    `addr`), drawing text in the firmware's font."""
+    kind = SH1106 if spec.get("kind") == "sh1106" else SSD1306
+    return kind(i2c, spec["addr"], font=font)
+
+
+def assemble(cfg, fs, clock, spi, latch, i2c, pixels, out_pin, in_pin, read=None, vsys=None):
     """The App for config `cfg` (firmware/config.py) on these buses.
 
     `out_pin(gpio, level)` makes an output pin and `in_pin(gpio)` an input with its pull-up,
     each with a machine.Pin-like `value()`. `read()` gives what the PC sent over USB.
+    `vsys()` gives VSYS in millivolts where the backend can read it (firmware/leds.py).
     """
     conf, problems, pins, profile, chips = cfg.parts()
-    display = SSD1306(i2c, pins["display"]["addr"])
+    display = display_driver(i2c, pins["display"])
     try:
         display.init()
     except DisplayError as err:
@@ -37,14 +48,17 @@ def assemble(cfg, fs, clock, spi, latch, i2c, pixels, out_pin, in_pin, read=None
             reader.begin()
         except ReaderError as err:
             problems.append(str(err))
-        gp = nfc.get("antenna_enable")
-        enable = out_pin(gp, 1) if gp is not None else None
-        rows = [out_pin(g, 0) for g in nfc["antenna_row"]]
-        antenna = AntennaMux(rows, [out_pin(g, 0) for g in nfc["antenna_col"]], enable)
+        # The 74HC595s share the presence chain's SPI bus; OE-bar high: every antenna off.
+        enable = out_pin(nfc["antenna_enable"], 1)
+        rclk = out_pin(nfc["select"]["rclk"], 0)
+        mode = (SPI_POLARITY, SPI_PHASE)  # the bus's mode for the '165s, restored after a write
+        antenna = AntennaMatrix(spi, rclk, enable, reader, profile.height, profile.width, mode)
     buttons = {}
     for name, gp in pins["buttons"].items():
         buttons[name] = in_pin(gp)
     pr = pins["presence"]
+    gp = pins["pixels"].get("power")
+    led_power = out_pin(gp, 0) if gp is not None else None  # the LED rail: off until allowed
     hw = Hardware(
         clock,
         ShiftChain(spi, latch, pr["chips"]),
@@ -60,5 +74,7 @@ def assemble(cfg, fs, clock, spi, latch, i2c, pixels, out_pin, in_pin, read=None
         pins["pixels"].get("serpentine", True),
         pr.get("active_low", True),
         read,
+        led_power=led_power,
+        vsys=vsys,
     )
     return App(hw, profile, conf, problems, chips)

@@ -6,13 +6,20 @@ adapters that give them the call shapes of MicroPython's `machine` (this module 
 `machine`):
   - pins: `digitalio.DigitalInOut` on `board.GPn` behind `Pin.value(v=None)`; buttons are
     inputs with `Pull.UP`;
-  - the 74HC165 chain: `busio.SPI(clock, MOSI, MISO)` configured once for mode 3 (polarity 1,
-    phase 1), behind `SPIBus.readinto(buf, write)`; the pin map's `spi` id is unused, as
+  - the 74HC165 chain: `busio.SPI(clock, MOSI, MISO)` configured once in the mode
+    firmware/drivers/hc165.py names (mode 2: polarity 1, phase 0), behind
+    `SPIBus.readinto(buf, write)`; the antenna matrix's 74HC595s share it
+    (`SPIBus.write(buf)`); the pin map's `spi` id is unused, as
     CircuitPython picks the SPI block from the pins;
   - the display and the NFC reader: `busio.I2C(scl, sda, frequency=...)` behind `I2CBus`
-    (`writeto`, `writevto`, `readfrom_into`). CircuitPython has no `writevto`, so the parts
-    are copied into one buffer allocated here, once (1 + 1024 bytes for the display's frame),
-    and sent in one `writeto`. Each transfer takes the bus lock (`try_lock`) and gives it back;
+    (`writeto`, `writevto`, `readfrom_into`). The drivers send each transfer as one buffer
+    (the display's frame with its control byte in front); CircuitPython has no `writevto`, so
+    for a vector of parts the adapter copies them into one buffer it keeps, grown once to the
+    longest, and sends that in one `writeto`. Each transfer takes the bus lock (`try_lock`)
+    and gives it back;
+  - the LED rail switch (the pin map's `pixels.power`, if any) is an output pin like the
+    others; VSYS is read from `board.VOLTAGE_MONITOR` (the Pico's GPIO29: VSYS / 3) through
+    `analogio`, where the board has it;
   - the LEDs: `NeoPixelSink` over the `neopixel` library (PyPI adafruit-circuitpython-neopixel;
     `neopixel.mpy` in the CircuitPython bundle, which the board's lib/ folder must hold);
   - time: `Clock`, from `supervisor.ticks_ms()`, which wraps at 2**29 ms (and first wraps about
@@ -45,13 +52,13 @@ import supervisor
 
 from firmware import config
 from firmware.assemble import assemble
+from firmware.drivers.hc165 import SPI_PHASE, SPI_POLARITY
 from firmware.fsio import DeviceFS
 
 _WRAP = 1 << 29  # supervisor.ticks_ms() counts modulo this
 _LOCK_TRIES = 100
 _EBUSY = 16
 _ENODEV = 19
-_FRAME = 1 + 128 * 64 // 8  # the display's data transfer: control byte and framebuffer
 
 
 class Clock:
@@ -115,15 +122,31 @@ def _locked(bus, call, *args, **kw):
 
 
 class SPIBus:
-    """`busio.SPI` with machine.SPI's `readinto(buf, write)` (the ShiftChain driver's call)."""
+    """`busio.SPI` with machine.SPI's `readinto(buf, write)` (the ShiftChain driver's call),
+    and `write(buf)` and `init(polarity=, phase=)` (the antenna matrix's: its 74HC595s share
+    the bus, and are written in their own mode)."""
 
-    def __init__(self, spi, baudrate, polarity=1, phase=1):
+    def __init__(self, spi, baudrate, polarity=SPI_POLARITY, phase=SPI_PHASE):
         self.spi = spi
+        self.baudrate = baudrate
         # The firmware is this bus's only user, so the settings stay between transfers.
         _locked(spi, spi.configure, baudrate=baudrate, polarity=polarity, phase=phase, bits=8)
 
+    def init(self, polarity, phase):
+        _locked(
+            self.spi,
+            self.spi.configure,
+            baudrate=self.baudrate,
+            polarity=polarity,
+            phase=phase,
+            bits=8,
+        )
+
     def readinto(self, buf, write=0):
         _locked(self.spi, self.spi.readinto, buf, write_value=write)
+
+    def write(self, buf):
+        _locked(self.spi, self.spi.write, buf)
 
 
 class I2CBus:
@@ -225,6 +248,23 @@ def usb_read(limit=256):
     return b"".join(out)
 
 
+def vsys_reader():
+    """`vsys()`: VSYS in millivolts from `board.VOLTAGE_MONITOR` (on the Pico, GPIO29 reads
+    VSYS through a 3:1 divider), or None where the board or the port has no such input."""
+    try:
+        import analogio
+
+        pin = board.VOLTAGE_MONITOR
+    except (ImportError, AttributeError):
+        return None
+    adc = analogio.AnalogIn(pin)
+
+    def vsys():
+        return adc.value * 3 * 3300 // 65535
+
+    return vsys
+
+
 def build(root="/"):
     base = root.rstrip("/")  # "/" -> "": names relative to the current directory
     fs = DeviceFS(base)
@@ -232,18 +272,21 @@ def build(root="/"):
     pins, problems = cfg.pins, cfg.problems
     clock = Clock()
     pr = pins["presence"]
-    # Mode 3: the clock idles high, as the 74HC165 wants it while SH/LD rises.
+    # Mode 2 (firmware/drivers/hc165.py): the clock idles high, as the 74HC165 wants it while
+    # SH/LD rises, and QH is sampled on the falling edge, away from the shifting rising edge.
     spi = SPIBus(busio.SPI(_gp(pr["sck"]), _gp(pr["mosi"]), _gp(pr["miso"])), pr["baudrate"])
     latch = _out(pr["latch"], 1)
     bus = pins["i2c"]
     try:
-        i2c = I2CBus(busio.I2C(_gp(bus["scl"]), _gp(bus["sda"]), frequency=bus["freq"]), _FRAME)
+        i2c = I2CBus(busio.I2C(_gp(bus["scl"]), _gp(bus["sda"]), frequency=bus["freq"]))
     except RuntimeError as err:  # e.g. "No pull up found on SDA or SCL"
         problems.append("I2C bus: %s" % err)
         i2c = NoBus()
     px = pins["pixels"]
     pixels = NeoPixelSink(_gp(px["pin"]), px["count"], px.get("order", "GRB"))
-    return assemble(cfg, fs, clock, spi, latch, i2c, pixels, _out, _in_pulled_up, usb_read)
+    return assemble(
+        cfg, fs, clock, spi, latch, i2c, pixels, _out, _in_pulled_up, usb_read, vsys_reader()
+    )
 
 
 def main(root="/"):

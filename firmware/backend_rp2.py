@@ -13,24 +13,9 @@ import machine
 
 from firmware import config
 from firmware.assemble import assemble
+from firmware.drivers.hc165 import SPI_PHASE, SPI_POLARITY
 from firmware.drivers.ws2812 import TIMING, WS2812
-from firmware.fsio import DeviceFS
-
-
-class FlashFS(DeviceFS):
-    """The board's littlefs flash, which can be remounted after a failed write (journal.py)."""
-
-    def remount(self):
-        import rp2
-
-        try:
-            import vfs  # MicroPython 1.23 and later
-        except ImportError:  # 1.22 has the same calls in os
-            import os as vfs  # type: ignore[no-redef]
-
-        vfs.umount("/")
-        # The stubs declare VfsLfs2 abstract; the port implements it in C.
-        vfs.mount(vfs.VfsLfs2(rp2.Flash()), "/")  # type: ignore[abstract]
+from firmware.fsio import FlashFS  # the flash, remounted as the port mounts it at boot
 
 
 def usb_reader(limit=256):
@@ -92,6 +77,17 @@ def restart():
     machine.soft_reset()
 
 
+def vsys_reader():
+    """`vsys()`: VSYS in millivolts. On the Pico, ADC3 (GPIO29) reads VSYS through a 3:1
+    divider (Pico datasheet, "Powering Pico"); the ADC's full scale is the 3.3 V rail."""
+    adc = machine.ADC(29)
+
+    def vsys():
+        return adc.read_u16() * 3 * 3300 // 65535
+
+    return vsys
+
+
 class Clock:
     def ticks_ms(self):
         return time.ticks_ms()
@@ -106,13 +102,15 @@ def build(root=""):
     pins = cfg.pins
     clock = Clock()
     pr = pins["presence"]
-    # Mode 3: the clock idles high, as the 74HC165 wants it while SH/LD rises. Every pin
-    # is named: left out, the rp2 port would take its defaults (GP19 is the ok button).
+    # Mode 2 (firmware/drivers/hc165.py): the clock idles high, as the 74HC165 wants it
+    # while SH/LD rises, and QH is sampled on the falling edge, half a period after the
+    # rising edge that shifts it. Every pin is named: left out, the rp2 port would take its
+    # defaults (GP19 is the ok button).
     spi = machine.SPI(
         pr["spi"],
         baudrate=pr["baudrate"],
-        polarity=1,
-        phase=1,
+        polarity=SPI_POLARITY,
+        phase=SPI_PHASE,
         sck=machine.Pin(pr["sck"]),
         mosi=machine.Pin(pr["mosi"]),
         miso=machine.Pin(pr["miso"]),
@@ -135,4 +133,6 @@ def build(root=""):
         return machine.Pin(gp, machine.Pin.IN, machine.Pin.PULL_UP)
 
     pixels = WS2812(write, px["count"], px.get("order", "GRB"))
-    return assemble(cfg, fs, clock, spi, latch, i2c, pixels, out_pin, in_pin, usb_reader())
+    return assemble(
+        cfg, fs, clock, spi, latch, i2c, pixels, out_pin, in_pin, usb_reader(), vsys_reader()
+    )

@@ -100,6 +100,10 @@ def load(fs):
     if conf["sensor"] == "nfc" and not pins.get("nfc"):
         problems.append("sensor nfc needs an nfc section in %s; hall used" % conf["pins"])
         conf["sensor"] = "hall"
+    if conf["sensor"] == "nfc" and (board.width > 16 or board.height > 16):
+        # drivers/antenna.py: four 74HC595, 16 row lines and 16 column lines
+        problems.append("the NFC antennas reach 16 x 16 squares at most; hall used")
+        conf["sensor"] = "hall"
     return Config(conf, problems, pins, board, chips)
 
 

@@ -6,6 +6,13 @@ or littlefs-python on a block device that can lose power (tests/test_journal_pow
 
 Paths are relative to `root` ("" means as given). Errors are OSError, as the VFS raises
 them; a missing file has errno ENOENT (2 on rp2 and Linux, 44 on the WASI test build).
+
+`FlashFS` is the board's flash: `DeviceFS` that can also be remounted after a failed write,
+with littlefs v2 on `rp2.Flash()` as the rp2 port mounts it at boot (its _boot.py):
+`VfsLfs2(bdev, progsize=256)`, since the RP2040's flash programs whole 256-byte pages (the
+SDK's flash_range_program takes page-aligned whole pages). With MicroPython's default
+progsize, 32, littlefs would program 32-byte pieces: a failed save could then corrupt the
+filesystem.
 """
 
 import os
@@ -83,3 +90,35 @@ class DeviceFS:
         except OSError:
             if not self.exists(path):
                 raise
+
+
+PROG_SIZE = 256  # littlefs program size on the RP2040: one flash page
+
+
+class FlashFS(DeviceFS):
+    """The board's littlefs flash, which can be remounted after a failed write (journal.py).
+
+    `vfs` and `flash` are the port's `vfs` module (`os` before MicroPython 1.23) and the block
+    device, `rp2.Flash()`; left out, they are found at the first remount. A test passes
+    twins of them (tests/flashsim.py)."""
+
+    def __init__(self, root="", vfs=None, flash=None):
+        super().__init__(root)
+        self.vfs = vfs
+        self.flash = flash
+
+    def remount(self):
+        """Unmount the flash and mount it again as the port does at boot."""
+        mod = self.vfs
+        if mod is None:
+            try:
+                import vfs as mod  # MicroPython 1.23 and later
+            except ImportError:  # 1.22 has the same calls in os
+                import os as mod
+            self.vfs = mod
+        if self.flash is None:
+            import rp2
+
+            self.flash = rp2.Flash()
+        mod.umount("/")
+        mod.mount(mod.VfsLfs2(self.flash, progsize=PROG_SIZE), "/")

@@ -63,6 +63,8 @@ _EN = {
     "new_game": "New game",
     "save_failed": "Could not save!",
     "settings": "Settings error",
+    "leds_ma": "LEDs off: %d<%d mA",  # current_ma < what the board needs with its LEDs dark
+    "leds_vsys": "LEDs off: VSYS %d.%d V",  # the supply sags below what the LEDs need
     "display": "%s",
 }
 

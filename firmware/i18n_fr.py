@@ -55,6 +55,8 @@ MESSAGES = {
     "new_game": "Nouvelle partie",
     "save_failed": "Sauvegarde ratée !",
     "settings": "Réglages erronés",
+    "leds_ma": "LED coupées %d<%dmA",
+    "leds_vsys": "LED coupées : %d,%d V",
     "display": "%s",
 }
 

@@ -55,6 +55,8 @@ MESSAGES = {
     "new_game": "Novo jogo",
     "save_failed": "Falha ao gravar!",
     "settings": "Erro nas definições",
+    "leds_ma": "Sem LEDs: %d<%d mA",
+    "leds_vsys": "Sem LEDs: VSYS %d,%d V",
     "display": "%s",
 }
 

@@ -15,9 +15,22 @@ model of hardware/README.md (a quiescent current per LED, plus a current per cha
 proportion to its value) within `current_ma` less what the rest of the board draws. Each
 LED's three wire bytes are then copied from the scaled palette in chain order (serpentine),
 so the per-frame work is one small copy per LED.
+
+The LED rail (hardware/README.md, "USB power"). The LEDs sit behind a load switch (`rail`:
+the pin map's `pixels.power`, GP21 on the reference board; a board without one has its LEDs
+always powered). `power(now)` switches it on only when the supply can feed the board with
+every LED dark (`current_ma` >= `need_ma()`: 410 mA NFC, 295 mA Hall-only) and, where VSYS
+can be read (`vsys()`, millivolts: ADC3 x 3 on the Pico), VSYS is at least 4.2 V (about
+4.5 V on the 5 V rail, the LED data buffer's minimum). Otherwise the rail stays off and
+`why` says why, as a message key and its arguments, for the display and the event stream.
+The app calls it first when boot is over, so the LEDs never draw current while the PC is
+still enumerating the board, then on every main-loop step (VSYS is read once a second). No
+frame is sent while the rail is off (data into unpowered LEDs feeds them through their
+input) nor during its rise time; once it has risen the app redraws the whole frame. Without
+a rail switch the LEDs get an all-dark frame instead.
 """
 
-from engine.compat import const
+from engine.compat import const, ticks_add, ticks_diff
 from firmware import modes as M
 from firmware import referee as R
 
@@ -26,6 +39,13 @@ LED_IDLE_UA = const(1000)  # each LED, all channels off
 CHANNEL_FULL_UA = const(20000)  # one channel at 255, linear in the value
 BOARD_MA_NFC = const(185)  # everything but the LEDs: Pico, Hall switches, PN532, display
 BOARD_MA_HALL = const(70)  # the same without the PN532
+
+# The LED rail's switch (hardware/README.md, "USB power").
+VSYS_ON_MV = const(4200)  # VSYS needed to switch the rail on
+VSYS_OFF_MV = const(4100)  # and below which it goes off again (hysteresis: the LEDs' load)
+POWER_CHECK_MS = const(1000)  # how often VSYS is read
+RAIL_RISE_MS = const(150)  # wait after switching on before the first frame (CT: ~100 ms)
+VSYS_RETRY_MS = const(10000)  # after VSYS sagged under the LEDs, keep them off this long
 
 # Palette indices. Premium glows follow, one per legend letter.
 OFF = const(0)
@@ -67,7 +87,7 @@ def serpentine(width, height):
 
 
 class Leds:
-    def __init__(self, pixels, profile, settings, serpent=True):
+    def __init__(self, pixels, profile, settings, serpent=True, rail=None, vsys=None):
         n = profile.width * profile.height
         self.pixels = pixels
         self.n = n
@@ -99,10 +119,91 @@ class Leds:
         self.set_power(settings["brightness"], settings["current_ma"])
         self.scale = 0  # the last frame's scale, 256ths (brightness and cap together)
         self.milliamps = 0  # the last frame's estimated current
+        self.rail = rail  # the LED rail switch's ON pin (value(1): powered), or None
+        self.vsys = vsys  # () -> VSYS in millivolts, or None where it cannot be read
+        self.on = False  # the rail is switched on
+        self.lit = False  # and has risen: frames are sent
+        self.why = None  # type: tuple | None  # (message key, args...) why the rail is off
+        self.checked = None  # type: int | None  # ticks of the last check
+        self.rise_at = 0  # ticks when the rail will have risen
+        self.retry_at = None  # type: int | None  # VSYS gets no second chance before this
+        if rail is not None:
+            rail.value(0)
 
     def set_power(self, brightness, current_ma):
         self.brightness = brightness
+        self.current_ma = current_ma
         self.budget_ua = max(0, current_ma - self.board_ma) * 1000
+
+    def need_ma(self):
+        """What the board draws with the LED rail on and every LED dark."""
+        return self.board_ma + self.n * LED_IDLE_UA // 1000
+
+    def _why_dark(self, now):
+        """Why the rail must be off now (a message key and its arguments), or None."""
+        need = self.need_ma()
+        if self.current_ma < need:
+            return ("leds_ma", self.current_ma, need)
+        if self.vsys is None:
+            return None
+        retry = self.retry_at
+        if not self.on and retry is not None and ticks_diff(retry, now) > 0:
+            return self.why  # VSYS sagged under the LEDs a moment ago: not yet
+        mv = self.vsys()
+        if mv < (VSYS_OFF_MV if self.on else VSYS_ON_MV):
+            return ("leds_vsys", mv // 1000, mv % 1000 // 100)  # volts and tenths
+        return None
+
+    def power(self, now, force=False):
+        """Switch the LED rail as the supply allows (checked every POWER_CHECK_MS, or now if
+        `force`). True when what the board shows must change: the rail went on or off, the
+        reason it is off changed, or it has just risen and wants a whole frame."""
+        if self.on and not self.lit and ticks_diff(now, self.rise_at) >= 0:
+            self.lit = True
+            return True
+        checked = self.checked
+        if not force and checked is not None and ticks_diff(now, checked) < POWER_CHECK_MS:
+            return False
+        self.checked = now
+        why = self._why_dark(now)
+        rail = self.rail
+        if why is None:
+            if self.on:
+                return False
+            self.on = True
+            self.why = None
+            if rail is None:
+                self.lit = True  # no switch: the LEDs are powered all along
+            else:
+                self.rise_at = ticks_add(now, RAIL_RISE_MS)
+                rail.value(1)
+            return True
+        if self.on:
+            self.on = self.lit = False
+            if rail is not None:
+                rail.value(0)
+            if why[0] == "leds_vsys":
+                self.retry_at = ticks_add(now, VSYS_RETRY_MS)
+        elif self.why is not None and self.why[0] == why[0]:
+            return False  # off, and still for the same reason
+        self.why = why
+        return True
+
+    def why_text(self):
+        """Why the LEDs are off, in English for the event stream; None when they are on."""
+        why = self.why
+        if why is None:
+            return None
+        if why[0] == "leds_ma":
+            return (
+                "LEDs off: current_ma is %d, the board needs %d mA with its LEDs dark;"
+                " connect the 5 V supply and raise current_ma" % (why[1], why[2])
+            )
+        return (
+            "LEDs off: VSYS is %d.%d V, below %d.%d V (the USB supply sags);"
+            " connect the 5 V supply"
+            % (why[1], why[2], VSYS_ON_MV // 1000, VSYS_ON_MV % 1000 // 100)
+        )
 
     def _background(self, game):
         """The empty-board glow with committed chips dark, and its palette counts; rebuilt
@@ -199,6 +300,11 @@ class Leds:
                 total += uses[k] * (c[0] + c[1] + c[2])
         scale = self.brightness * 256 // 100
         idle = self.n * LED_IDLE_UA
+        if not self.lit:  # the rail is off: nothing is sent, or a dark frame where no switch
+            if self.rail is not None:
+                self.milliamps = 0
+                return
+            scale = total = 0
         lit = total * scale // 256 * CHANNEL_FULL_UA // 255
         if idle + lit > self.budget_ua and lit:
             scale = scale * max(0, self.budget_ua - idle) // lit

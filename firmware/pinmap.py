@@ -5,12 +5,19 @@ key, so a maker's typo is reported instead of driving the wrong pin. Every key a
 reads (firmware/backend_rp2.py, backend_circuitpython.py, assemble.py) is checked here, so a
 map that passes never stops the boot with a KeyError. What depends on the board's profile
 (pixels.count, presence.chips) is checked by firmware/config.py.
+
+The NFC part (hardware/README.md, "Firmware implications"): `nfc.select.rclk` latches the
+74HC595 chain that switches the antennas, whose data and clock are the presence chain's SPI
+bus (`mosi`, `sck`); `nfc.antenna_enable` is the chain's OE-bar; `nfc.reset` (RSTPDN) and
+`nfc.irq` are optional. A map with the old multiplexer keys (`antenna_row`, `antenna_col`)
+is refused.
 """
 
 from firmware.drivers.ws2812 import _ORDERS
 
 _GPIO_MAX = 29
 BUTTONS = ("left", "right", "ok", "back")
+DISPLAYS = ("ssd1306", "sh1106")  # display.kind: the controllers firmware/assemble.py drives
 
 # section -> (its GPIO keys, its number keys as (key, low, high))
 _SECTIONS = (
@@ -56,6 +63,14 @@ def check(data):
             claim(part + "." + key, section.get(key))
         for key, low, high in numbers:
             _number(problems, part + "." + key, section.get(key), low, high)
+    display = data.get("display")
+    if isinstance(display, dict) and display.get("kind", "ssd1306") not in DISPLAYS:
+        problems.append(
+            "display.kind must be ssd1306 or sh1106 (a 1.3-inch module is often an sh1106)"
+        )
+    pixels = data.get("pixels")
+    if isinstance(pixels, dict) and pixels.get("power") is not None:
+        claim("pixels.power", pixels["power"])  # optional: ON of the LED rail switch (GP21)
     order = data["pixels"].get("order", "GRB") if isinstance(data.get("pixels"), dict) else "GRB"
     if not isinstance(order, str) or order not in _ORDERS:
         problems.append("pixels.order must be one of %s" % ", ".join(sorted(_ORDERS)))
@@ -75,13 +90,21 @@ def check(data):
         else:
             _number(problems, "nfc.addr", nfc.get("addr"), 0, 127)
             for key in ("antenna_row", "antenna_col"):
-                lines = nfc.get(key)
-                if not isinstance(lines, list) or len(lines) != 4:
-                    problems.append("nfc.%s must list 4 GPIOs" % key)
-                    continue
-                for k in range(4):
-                    claim("nfc.%s[%d]" % (key, k), lines[k])
-            for key in ("antenna_enable", "reset"):
+                if key in nfc:
+                    problems.append(
+                        "nfc.%s: the antenna multiplexers are gone; the antennas are switched "
+                        "by a 74HC595 chain, nfc.select" % key
+                    )
+            select = nfc.get("select")
+            if not isinstance(select, dict) or select.get("kind") != "74hc595":
+                problems.append(
+                    'nfc.select must be {"kind": "74hc595", "rclk": GPIO}: the antenna '
+                    "switches' 74HC595 chain on the presence SPI bus"
+                )
+            else:
+                claim("nfc.select.rclk", select.get("rclk"))
+            claim("nfc.antenna_enable", nfc.get("antenna_enable"))  # OE-bar of the 74HC595s
+            for key in ("reset", "irq"):  # optional: null when not wired
                 if nfc.get(key) is not None:
                     claim("nfc." + key, nfc.get(key))
     return problems

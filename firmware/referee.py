@@ -77,6 +77,7 @@ class Referee:
         self.turn_start = clock.ticks_ms()
         self.save_failed = False  # the last save failed (shown until one succeeds)
         self.settings_problem = False  # a settings file had errors (shown all along)
+        self.power = None  # (message key, args...) why the LEDs are off (app.App._power)
         self.archive = None  # .add(snapshot, about), .has(snapshot): firmware/archive.Archive
         self.unarchived = None  # (snapshot, about) of a finished game not archived yet
         self.dirty = True  # something to redraw
@@ -241,8 +242,10 @@ class Referee:
         """The display's alert line: a condition that holds until it is mended."""
         if self.save_failed or self.unarchived is not None:
             return i18n.say(self.lang, "save_failed")
-        if self.settings_problem:
+        if self.settings_problem:  # first: mending the file may mend the supply too
             return i18n.say(self.lang, "settings")
+        if self.power is not None:  # why the LEDs are off (firmware/leds.py)
+            return i18n.say(self.lang, self.power[0], *self.power[1:])
         return ""
 
     @property

@@ -3,6 +3,7 @@
 line 0   whose turn, and the turn clock (m:ss) when it runs
 line 1-2 every player's score, two to a line (the player to move marked with >)
 line 3   the bag count, and the pending move's points while it is legal
+line 4   a condition that holds until mended (could not save, LEDs off and why, settings)
 line 5-7 the current message (wrapped): prompts, errors, the joker's value being chosen
 """
 
@@ -49,6 +50,7 @@ def compose(ref):
     lang = ref.lang
     game = ref.game
     if game is None:
+        lines[4] = ref.alert
         msg = wrap(ref.message, COLS, 3)
         lines[5 : 5 + len(msg)] = msg
         return lines

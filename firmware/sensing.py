@@ -60,7 +60,7 @@ class Sensing:
         self.antenna = antenna
         self.registry = registry
         self.reader_error = reader_error  # the exception class the reader raises
-        self.width = width  # squares a row, for the antenna multiplexer
+        self.width = width  # squares a row, for the antenna matrix
         self.waiting = {}  # square -> ticks when its magnet appeared
         self.placed = {}  # square -> face text (None: not identified)
         self.uids = {}  # square -> the UID bytes last read there (enrolment, sensor test)
@@ -135,13 +135,18 @@ class Sensing:
     def _read(self, square):
         """The tag UID at `square`, None if no tag; raises the reader's error. Once a read
         has failed in a scan, the others of that scan fail at once: a silent reader costs
-        one timeout a scan, not one per square waiting (the buttons are read between)."""
+        one timeout a scan, not one per square waiting (the buttons are read between). The
+        antennas switch only with the RF field off: after a failed read the reader must
+        confirm it off first (drivers/antenna.py refuses a switch while it may be on)."""
         if self.failed:
             raise self.reader_error("the reader failed in this scan")
         self.budget -= 1
-        self.antenna.select(square, self.width)
+        reader = self.reader
         try:
-            return self.reader.read_uid()
+            if reader.field_on:  # a failed read left the field's state unknown
+                reader.rf_field(False)  # the antennas never switch under RF
+            self.antenna.select(square, self.width)
+            return reader.read_uid()
         except self.reader_error:
             self.failed = True
             raise

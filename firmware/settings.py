@@ -19,7 +19,8 @@ DEFAULTS = {
     "names": [],
     "language": "en",
     "brightness": 40,  # percent of full LED scale, before the current cap
-    "current_ma": 500,  # what the supply may give the whole board (USB: 500 mA)
+    "current_ma": 250,  # what the supply may give the whole board (USB: what stock
+    # MicroPython declares; hardware/README.md "Power budget")
     "strict": False,
     "turn_seconds": 120,
     "precedence": "standard",

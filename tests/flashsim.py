@@ -5,6 +5,13 @@ filesystem with the rp2 port's settings (4096-byte blocks, prog size 256, read s
 cache 1024, lookahead 32, block_cycles 100) on `CutFlash`, a block device that counts its
 block writes (prog and erase) and loses power at the k-th. `LfsFS` gives the firmware its
 fsio interface on it.
+
+`Rp2Vfs` is the rp2 port's `vfs` module as firmware/fsio.FlashFS.remount uses it (`VfsLfs2`,
+`mount`, `umount`), on such a flash. Its `VfsLfs2` takes MicroPython's defaults (read size
+32, prog size 32, lookahead 32) and refuses a prog size that is not whole 256-byte pages
+(OSError EINVAL): the RP2040's flash programs only whole pages (the SDK's
+flash_range_program takes page-aligned whole pages), which is why the port's _boot.py mounts
+with `progsize=256`.
 """
 
 import errno
@@ -17,6 +24,7 @@ IO = LittleFSError.Error.LFS_ERR_IO
 
 BLOCK = 4096
 BLOCKS = 24  # 96 KB
+PAGE = 256  # the flash programs whole pages
 RP2 = {"read_size": 32, "prog_size": 256, "cache_size": 1024, "lookahead_size": 32,
        "block_cycles": 100}  # fmt: skip
 
@@ -156,3 +164,59 @@ def mount(flash, fresh=False):
         fs.format()
     fs.mount()
     return fs
+
+
+class VfsLfs2:
+    """`vfs.VfsLfs2(bdev, readsize=32, progsize=32, lookahead=32, mtime=True)` on a CutFlash:
+    littlefs v2 mounted with these sizes and the cache MicroPython derives from them (four
+    times the larger, at most a block). OSError EINVAL for a prog size that is not whole
+    flash pages; OSError(errno) if littlefs cannot mount."""
+
+    def __init__(self, bdev, readsize=32, progsize=32, lookahead=32, mtime=True):
+        if progsize % PAGE:
+            raise OSError(
+                errno.EINVAL,
+                "progsize %d: the flash programs whole %d-byte pages" % (progsize, PAGE),
+            )
+        self.progsize = progsize
+        self.flash = bdev
+        cache = min(BLOCK, 4 * max(readsize, progsize))
+        self.lfs = littlefs.LittleFS(
+            bdev, mount=False, block_size=BLOCK, block_count=BLOCKS, read_size=readsize,
+            prog_size=progsize, cache_size=cache, lookahead_size=lookahead, block_cycles=100,
+        )  # fmt: skip
+        try:
+            self.lfs.mount()
+        except LittleFSError as exc:
+            raise OSError(-exc.code, exc.name) from exc
+
+
+class Rp2Vfs:
+    """The `vfs` module's mount table: `mount(fs, path)`, `umount(path)` (OSError EPERM for a
+    path already mounted, EINVAL for one that is not), `mounted` (path -> VfsLfs2), and
+    `files()`, the firmware's fsio interface on what is mounted at "/", where the firmware's
+    `open` and `os` calls would land."""
+
+    VfsLfs2 = VfsLfs2
+
+    def __init__(self):
+        self.mounted = {}
+        self.umounts = 0
+
+    def mount(self, fs, path):
+        if path in self.mounted:
+            raise OSError(errno.EPERM)
+        self.mounted[path] = fs
+
+    def umount(self, path):
+        fs = self.mounted.pop(path, None)
+        if fs is None:
+            raise OSError(errno.EINVAL)
+        self.umounts += 1
+        fs.lfs.unmount()
+
+    def files(self):
+        fs = self.mounted.get("/")
+        if fs is None:
+            raise OSError(errno.ENODEV)
+        return LfsFS(fs.lfs, fs.flash)

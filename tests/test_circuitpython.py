@@ -1,11 +1,11 @@
 """The CircuitPython backend on CPython: the real `neopixel` library over simulated core modules.
 
 tests/cpsim holds simulated CircuitPython core modules (board, microcontroller, digitalio,
-busio, neopixel_write, supervisor). They must come before anything else named like them (the
-adafruit-blinka package, a dependency of adafruit-circuitpython-neopixel, installs its own
-board, busio and digitalio), and must not leak into other tests, so each scenario runs in a
-subprocess: SCRIPT below puts tests/cpsim first on sys.path, runs one scenario and prints
-its findings as one JSON line, which the tests check.
+analogio, busio, neopixel_write, supervisor). They must come before anything else named like
+them (the adafruit-blinka package, a dependency of adafruit-circuitpython-neopixel, installs
+its own board, busio, digitalio and analogio), and must not leak into other tests, so each
+scenario runs in a subprocess: SCRIPT below puts tests/cpsim first on sys.path, runs one
+scenario and prints its findings as one JSON line, which the tests check.
 """
 
 from __future__ import annotations
@@ -149,7 +149,8 @@ def whole_board(tmp):
     from firmware.registry import uid_hex
     from firmware.sim.clock import SimClock
     from firmware.sim.hc165_sim import SimShiftChain
-    from firmware.sim.pn532_sim import SimAntennaMux, SimPN532
+    from firmware.sim.hc595_sim import SimAntennaMatrix
+    from firmware.sim.pn532_sim import SimPN532
     from firmware.sim.simboard import chip_tags
     from firmware.sim.ssd1306_sim import SimSSD1306
     from tools.positions import RULEBOOK
@@ -159,7 +160,7 @@ def whole_board(tmp):
     shutil.copy(REPO + "/hardware/pins/pico.json", tmp + "/pins/pico.json")
     shutil.copy(REPO + "/hardware/profiles/calculissimo.json", tmp + "/profiles/calculissimo.json")
     with open(tmp + "/settings.json", "w") as f:
-        json.dump({"players": 4, "turn_seconds": 0}, f)
+        json.dump({"players": 4, "turn_seconds": 0, "current_ma": 500}, f)  # LEDs lit
     profile = P.load(tmp + "/profiles/calculissimo.json")
     tags = chip_tags(profile)
     chips = {}
@@ -191,17 +192,23 @@ def whole_board(tmp):
     time.sleep = lambda s: sim.advance(round(s * 1000))
     pr = pins["presence"]
     chain = SimShiftChain(Wire(gp(pr["latch"])), pr["chips"])
-    busio.attach_spi(gp(pr["sck"]), chain)
     oled = SimSSD1306()
     busio.attach(pins["display"]["addr"], oled)
     nfc = pins["nfc"]
-    field = SimAntennaMux(
-        [Wire(gp(g)) for g in nfc["antenna_row"]],
-        [Wire(gp(g)) for g in nfc["antenna_col"]],
-        Wire(gp(nfc["antenna_enable"])),
-        profile.width,
+    field = SimAntennaMatrix(
+        Wire(gp(nfc["select"]["rclk"])), Wire(gp(nfc["antenna_enable"])), profile.width
     )
-    reader = SimPN532(sim, field.field).attach(busio)
+    reader = SimPN532(sim, field.field, Wire(gp(nfc["reset"]))).attach(busio)
+    field.reader = reader
+
+    class SPI0:
+        """The presence chain and the antenna matrix's 74HC595s on one bus (busio's twin)."""
+
+        def spi_transfer(self, spi, out, into):
+            chain.spi_transfer(spi, out, into)
+            field.spi_transfer(spi, out, into)
+
+    busio.attach_spi(gp(pr["sck"]), SPI0())
 
     events = io.StringIO()
     real_stdout = sys.stdout
@@ -233,6 +240,7 @@ def whole_board(tmp):
         sys.stdout = real_stdout
     run(50)
     out["problems"] = app.problems
+    out["vsys_mv"] = app.leds.vsys()  # board.VOLTAGE_MONITOR through analogio
     laid = []
     for part in RULEBOOK[0].split():
         name, face = part.split(":")
@@ -284,6 +292,7 @@ def whole_board(tmp):
     i2c = app.hw.display.i2c.i2c
     out["i2c"] = [i2c.frequency, i2c.locked()]
     out["reader_commands"] = sorted(reader.commands)
+    out["nfc_violations"] = field.violations + reader.violations
     out["oled_frames"] = oled.frames
     return out
 
@@ -346,12 +355,13 @@ def test_clock_and_bus_adapters():
     assert out["i2c_read"] == "010203"
     assert out["i2c_locked"] is False
     assert out["absent"] == 19  # ENODEV, as CircuitPython on the RP2040
-    assert out["spi"] == [1000000, 1, 1, "fffefd", False]
+    assert out["spi"] == [1000000, 1, 0, "fffefd", False]  # mode 2 (drivers/hc165.py)
 
 
 def test_whole_board_on_circuitpython(tmp_path):
     out = _run("board", str(tmp_path / "flash"))
     assert out["problems"] == []
+    assert 4990 <= out["vsys_mv"] <= 5010  # VSYS 5 V, read as the Pico's divider gives it
     assert out["pending"] == 5 and out["legal"] is True
     green = 255 * out["scale"] >> 8
     assert green > 0
@@ -367,7 +377,8 @@ def test_whole_board_on_circuitpython(tmp_path):
     assert white[0] > 0 and out["confirmed_leds"] == [white] * 5  # now the last move: white
     assert out["frame_bytes"] == 225 * 3 and out["frames"] > 5
     assert out["ticks_past_wrap"] is True and out["supervisor_ticks"] < 1 << 28
-    assert out["spi"][:4] == [1000000, 1, 1, False] and out["spi"][4] > 100
+    assert out["spi"][:4] == [1000000, 1, 0, False] and out["spi"][4] > 100
     assert out["i2c"] == [400000, False]
     assert 0x4A in out["reader_commands"]  # InListPassiveTarget: tags were read
+    assert out["nfc_violations"] == []  # never an antenna switched under RF
     assert out["oled_frames"] >= 2

@@ -149,10 +149,12 @@ def _used_gpios(pins):
     used = [pins["presence"][k] for k in ("sck", "mosi", "miso", "latch")]
     used += [pins["i2c"]["sda"], pins["i2c"]["scl"], pins["pixels"]["pin"]]
     used += list(pins["buttons"].values())
+    if pins["pixels"].get("power") is not None:
+        used.append(pins["pixels"]["power"])
     nfc = pins.get("nfc")
     if nfc:
-        used += nfc["antenna_row"] + nfc["antenna_col"]
-        used += [nfc[k] for k in ("reset", "antenna_enable") if nfc.get(k) is not None]
+        used += [nfc["select"]["rclk"], nfc["antenna_enable"]]
+        used += [nfc[k] for k in ("reset", "irq") if nfc.get(k) is not None]
     return used
 
 
@@ -189,11 +191,34 @@ def test_pin_map_edit_changes_the_wiring():
     labels = [t for t in texts if re.fullmatch(r"GP\d+", t)]
     assert "GP21" in labels and "GP19" not in labels
     assert "74HC165 shift registers × 30" in texts
-    assert "GP6, GP19, GP26–GP28" in texts  # the free-pin list follows
+    assert "GP6, GP9–GP15, GP19" in texts  # the free-pin list follows
+
+
+def test_the_antenna_matrix_is_drawn_from_the_pin_map():
+    pins = _load("hardware", "pins", "pico.json")
+    texts = _texts(pictures.wiring_svg(pins, "x.json"))
+    assert "74HC595 antenna switches × 4" in texts
+    assert "nfc.select.rclk" in texts and "nfc.antenna_enable" in texts
+    assert "presence.mosi (SPI0 TX)" in texts and "not connected" not in texts
+    pins["nfc"]["select"]["rclk"] = 9
+    pins["nfc"]["irq"] = 6
+    texts = _texts(pictures.wiring_svg(pins, "x.json"))
+    labels = [t for t in texts if re.fullmatch(r"GP\d+", t)]
+    assert "GP9" in labels and "GP8" not in labels and "GP6" in labels
+    assert "nfc.irq" in texts
+    hall = _texts(pictures.wiring_svg(_load("hardware", "pins", "hall-only.json"), "x.json"))
+    assert "not connected" in hall and "74HC595 antenna switches × 4" not in hall
 
 
 def test_unknown_part_is_refused():
     pins = _load("hardware", "pins", "pico.json")
-    pins["display"]["kind"] = "sh1106"
+    pins["display"]["kind"] = "ssd1309"
     with pytest.raises(ValueError, match="display"):
         pictures.wiring_svg(pins, "x.json")
+
+
+def test_an_sh1106_display_is_drawn_as_one():
+    pins = _load("hardware", "pins", "pico.json")
+    pins["display"]["kind"] = "sh1106"
+    svg = pictures.wiring_svg(pins, "x.json")
+    assert "SH1106 display" in svg and "SSD1306" not in svg

@@ -161,7 +161,14 @@ GAP = 26  # between two parts
 PICO_L, PICO_R = 20, 180
 PART_L, PART_R = 440, 780
 DESC_DX = 170  # a part's description starts this far right of its left edge
-KINDS = {"presence": "74hc165", "display": "ssd1306", "nfc": "pn532", "pixels": "ws2812"}
+# The kinds each part may be (the first is the default when a map leaves `kind` out, as
+# firmware/pinmap.py allows for the display).
+KINDS = {
+    "presence": ("74hc165",),
+    "display": ("ssd1306", "sh1106"),
+    "nfc": ("pn532",),
+    "pixels": ("ws2812",),
+}
 
 
 def _hz(n):
@@ -233,7 +240,7 @@ def _i2c_parts(w, pins):
     i2c, disp, nfc = pins["i2c"], pins["display"], pins["nfc"]
     bus = "I²C%d" % i2c["id"]
     sda_y, scl_y = w.part(
-        "SSD1306 display",
+        "%s display" % disp.get("kind", KINDS["display"][0]).upper(),
         [("SDA", i2c["sda"], "i2c.sda", "both"), ("SCL", i2c["scl"], "i2c.scl", "both")],
         [
             "OLED %d × %d, 3.3 V" % (disp["width"], disp["height"]),
@@ -246,6 +253,8 @@ def _i2c_parts(w, pins):
     rows = [("SDA", None, "", ""), ("SCL", None, "", "")]
     if nfc.get("reset") is not None:
         rows.append(("RSTPDN (low = power-down)", nfc["reset"], "nfc.reset", "out"))
+    if nfc.get("irq") is not None:
+        rows.append(("P70_IRQ (low = answer ready)", nfc["irq"], "nfc.irq", "in"))
     ys = w.part("PN532 NFC reader", rows, ["%s at 0x%02X" % (bus, nfc["addr"]), "5 V module"])
     # The shared bus: SDA drops further right than SCL so that only one pair of wires crosses.
     for x, y0, y1 in ((PART_L - 40, sda_y, ys[0]), (PART_L - 60, scl_y, ys[1])):
@@ -254,33 +263,34 @@ def _i2c_parts(w, pins):
         w.svg.el("circle", cx=x, cy=y0, r=3.5, fill=INK)
 
 
-def _antenna_tree(w, nfc):
+def _antenna_matrix(w, nfc, spi):
+    """The 74HC595 chain on the antenna switches' gate lines; returns the y of its SER and
+    SRCLK rows, which the presence part's SPI wires reach (_presence)."""
     top = w.y
-    rows = []
-    for k, gp in enumerate(nfc["antenna_row"]):
-        rows.append(("row mux S%d" % k, gp, "nfc.antenna_row[%d]" % k, "out"))
-    for k, gp in enumerate(nfc["antenna_col"]):
-        rows.append(("column muxes S%d" % k, gp, "nfc.antenna_col[%d]" % k, "out"))
-    if nfc.get("antenna_enable") is not None:
-        label = "%s of every mux" % _over("E")
-        rows.append((label, nfc["antenna_enable"], "nfc.antenna_enable", "out"))
-    desc = [
-        "16:1 analog muxes, 5 V:",
-        "PN532 antenna → row mux",
-        "→ column mux of row r",
-        "→ coil of the square in",
-        "row r, column c",
-        "%s high: all switches off" % _over("E"),
+    sel = nfc["select"]
+    rows = [
+        ("RCLK of all four", sel["rclk"], "nfc.select.rclk", "out"),
+        ("%s of all four" % _over("OE"), nfc["antenna_enable"], "nfc.antenna_enable", "out"),
+        ("SER of U_A ← SPI%d TX" % spi, None, "", ""),
+        ("SRCLK of all ← SPI%d SCK" % spi, None, "", ""),
     ]
-    w.part("CD74HCT4067 antenna tree", rows, desc)
-    # The reader's antenna port feeds the tree's common terminal (wiring.md: NFC antenna tree).
+    desc = [
+        "one-hot gate lines:",
+        "bits 0–14: rows R0–R14",
+        "bits 16–30: cols C0–C14",
+        "square (r, c): Rr and Cc",
+        "%s high: all switches off" % _over("OE"),
+    ]
+    ys = w.part("74HC595 antenna switches × 4", rows, desc)
+    # The reader's 50-ohm trunk feeds the row switches (wiring.md: NFC antenna matrix).
     x = PART_R - 50
     w.svg.line(x, top - GAP, x, top, 2.5)
-    w.svg.text(x - 8, top - 9, "antenna: matching, AC coupling, bias → row mux COM", 11, "end",
+    w.svg.text(x - 8, top - 9, "RF trunk, 50 Ω → 15 row switches → 225 cells", 11, "end",
                fill=GREY)  # fmt: skip
+    return ys[2], ys[3]
 
 
-def _presence(w, p):
+def _presence(w, p, antennas=None):
     last = p["chips"] - 1
     rows = [
         ("SH/LD (pin 1) of all", p["latch"], "presence.latch", "out"),
@@ -297,10 +307,27 @@ def _presence(w, p):
     if p.get("active_low"):
         desc[-1] += "; 0 = magnet"
     ys = w.part("74HC165 shift registers × %d" % p["chips"], rows + [("", None, "", "")], desc)
-    # SPI TX must be named to keep the rp2 port off its default pin, but nothing is wired to it.
-    y, x = ys[-1], PICO_R + 150
-    w.wire(y, p["mosi"], "presence.mosi (SPI%d TX)" % p["spi"], x, "out")
-    w.svg.text(x + 6, y + 4, "not connected", 12, fill=GREY)
+    y = ys[-1]
+    key = "presence.mosi (SPI%d TX)" % p["spi"]
+    if antennas is None:
+        # SPI TX must be named to keep the rp2 port off its default pin; nothing is wired to it.
+        x = PICO_R + 150
+        w.wire(y, p["mosi"], key, x, "out")
+        w.svg.text(x + 6, y + 4, "not connected", 12, fill=GREY)
+        return
+    # SPI TX goes up to the 74HC595s' SER, and the clock branches off to their SRCLK.
+    ser_y, srclk_y = antennas
+    x = PART_L - 60
+    w.wire(y, p["mosi"], key, x, "")
+    w.svg.line(x, y, x, ser_y)
+    w.svg.line(x, ser_y, PART_L, ser_y)
+    w.arrow(PART_L, ser_y, True)
+    w.svg.text(x + 6, y + 4, "to the 74HC595s", 12, fill=GREY)
+    x = PART_L - 40
+    w.svg.line(x, ys[1], x, srclk_y)
+    w.svg.line(x, srclk_y, PART_L, srclk_y)
+    w.svg.el("circle", cx=x, cy=ys[1], r=3.5, fill=INK)
+    w.arrow(PART_L, srclk_y, True)
 
 
 def _pixels(w, px):
@@ -380,11 +407,17 @@ def _free_lines(free):
 
 def wiring_svg(pins, source):
     """The wiring of a pin map (a dict as in hardware/pins/*.json) as SVG text."""
-    for section, kind in KINDS.items():
-        if pins.get(section) is not None and pins[section].get("kind") != kind:
+    for section, kinds in KINDS.items():
+        part = pins.get(section)
+        if (
+            part is not None
+            and part.get("kind", kinds[0] if section == "display" else None) not in kinds
+        ):
             raise ValueError(
                 "pictures: no drawing for %s kind %r" % (section, pins[section].get("kind"))
             )
+    if pins.get("nfc") is not None and pins["nfc"]["select"].get("kind") != "74hc595":
+        raise ValueError("pictures: no drawing for nfc.select kind %r" % pins["nfc"]["select"])
     title = "Wiring: %s" % pins["name"]
     svg = Svg(title)
     svg.text(WIDTH // 2, 30, title, 18, "middle", "bold")
@@ -392,10 +425,17 @@ def wiring_svg(pins, source):
     w = Wiring(svg)
     top = w.y - 34
     _i2c_parts(w, pins)
+    antennas = None
     if pins.get("nfc") is not None:
-        _antenna_tree(w, pins["nfc"])
-    _presence(w, pins["presence"])
+        antennas = _antenna_matrix(w, pins["nfc"], pins["presence"]["spi"])
+    _presence(w, pins["presence"], antennas)
     _pixels(w, pins["pixels"])
+    if pins["pixels"].get("power") is not None:
+        w.part(
+            "LED rail switch",
+            [("ON", pins["pixels"]["power"], "pixels.power", "out")],
+            ["high = 5 V to the LEDs (soft start)"],
+        )
     _buttons(w, pins["buttons"])
     bottom = _pico(w, top, w.y - GAP + 8)
     note = "Arrows point from driver to input. Power, ground, pull-ups and decoupling:"

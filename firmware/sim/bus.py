@@ -1,4 +1,5 @@
-"""Simulated pins and I2C bus with the call shapes of MicroPython's `machine.Pin` / `machine.I2C`.
+"""Simulated pins, I2C and SPI buses with the call shapes of MicroPython's `machine.Pin`,
+`machine.I2C` and `machine.SPI`.
 
 `SimPin` records its level and tells listeners about every change (a twin watching a latch
 or chip-select line). An input pin's level is set by the test or a twin via `drive`.
@@ -7,6 +8,14 @@ or chip-select line). An input pin's level is set by the test or a twin via `dri
 to an address nobody acknowledges raises `OSError(ENODEV)`; a device may raise
 `OSError(ETIMEDOUT)` itself (clock stretching gone wrong). Only the methods the drivers use
 exist, so a driver calling anything else fails loudly instead of silently succeeding.
+`last_buffer` is the object the last `writeto` was given, so a test can see that a driver
+sends from one buffer allocated once. The rp2 port copies a `writevto` vector of more than
+one buffer into a new buffer before the transfer (`mp_machine_i2c_transfer_adaptor`,
+extmod/machine_i2c.c): `copies` counts those transfers and `copied_bytes` the bytes the board
+would have allocated for them.
+
+`SimSPI` is an SPI controller that carries its mode (polarity, phase) to every device twin
+on the bus, so a twin clocks and is sampled on the edges the mode says (`spi_edges`).
 """
 
 ENODEV = 19
@@ -53,6 +62,9 @@ class SimI2C:
     def __init__(self):
         self.devices = {}
         self.transfers = 0
+        self.last_buffer = None
+        self.copies = 0
+        self.copied_bytes = 0
 
     def attach(self, addr, device):
         """`device` has `write(data)` and `read(n) -> bytes` (one I2C transaction each)."""
@@ -72,11 +84,17 @@ class SimI2C:
         return sorted(self.devices)
 
     def writeto(self, addr, buf, stop=True):
-        self._device(addr).write(bytes(buf))
+        self.last_buffer = buf
+        # The buffer itself, not a copy (a device copies what it keeps): a copy of every
+        # display frame would be the twin's own 1 KB allocation, splintering a Pico's heap.
+        self._device(addr).write(buf)
         return len(buf)
 
     def writevto(self, addr, vector, stop=True):
         data = b"".join(bytes(v) for v in vector)
+        if len(vector) > 1:  # the rp2 port allocates a buffer of them all, and copies
+            self.copies += 1
+            self.copied_bytes += len(data)
         self._device(addr).write(data)
         return len(data)
 
@@ -87,3 +105,95 @@ class SimI2C:
 
     def readfrom(self, addr, n, stop=True):
         return bytes(self._device(addr).read(n))
+
+
+def spi_edges(polarity, phase):
+    """The two SCK edges of one bit cycle, in time order, as (rising, sampled) pairs.
+
+    CPOL (`polarity`) is the clock's idle level: 0 makes the leading edge rising, 1 falling.
+    CPHA (`phase`) says on which edge both ends sample their input: 0 the leading edge (each
+    end sets its first bit out before the first edge and changes its output on trailing
+    edges), 1 the trailing edge (outputs change on leading edges).
+    """
+    lead_rising = polarity == 0
+    return ((lead_rising, phase == 0), (not lead_rising, phase == 1))
+
+
+class SimSPI:
+    """A `machine.SPI` controller on a simulated bus, whose mode travels with every transfer.
+
+    `SimSPI(id, baudrate=, polarity=, phase=, bits=8, firstbit=MSB, sck=, mosi=, miso=)` and
+    `init(...)` take machine.SPI's keywords; as on the rp2 port, `init` changes only what it
+    is given, and a new bus is mode 0 (polarity 0, phase 0). Frames are 8 bits, MSB first,
+    as the RP2040's SPI sends them.
+
+    Devices on the bus are attached with `attach(device)`. Every transfer calls
+    `device.spi_transfer(spi, out, into)` on each: `out` holds the bytes the controller
+    shifts out on MOSI, `into` the buffer to fill with what it samples on MISO (None for a
+    `write`, which clocks the devices all the same). A device reads `spi.polarity` and
+    `spi.phase` (see `spi_edges`) to know on which SCK edges it acts and on which edge the
+    controller samples. MISO that no device drives reads 1s.
+    """
+
+    MSB = 0
+
+    def __init__(self, ident=0, **kw):
+        self.id = ident
+        self.baudrate = 1000000
+        self.polarity = 0
+        self.phase = 0
+        self.devices = []
+        self.transfers = 0
+        self._fill = b""  # what `readinto` sends on MOSI, for the last length and byte
+        self.init(**kw)
+
+    def init(
+        self,
+        baudrate=None,
+        polarity=None,
+        phase=None,
+        bits=8,
+        firstbit=MSB,
+        sck=None,
+        mosi=None,
+        miso=None,
+    ):
+        if polarity not in (None, 0, 1) or phase not in (None, 0, 1):
+            raise ValueError("polarity and phase must be 0 or 1")
+        if bits != 8 or firstbit != self.MSB:
+            raise ValueError("the simulated bus sends 8-bit frames, MSB first")
+        if baudrate is not None:
+            self.baudrate = baudrate
+        if polarity is not None:
+            self.polarity = polarity
+        if phase is not None:
+            self.phase = phase
+
+    def attach(self, device):
+        self.devices.append(device)
+        return device
+
+    def _transfer(self, out, into):
+        self.transfers += 1
+        if into is not None:
+            for k in range(len(into)):
+                into[k] = 0xFF
+        for device in self.devices:
+            device.spi_transfer(self, out, into)
+
+    def readinto(self, buf, write=0):
+        out = self._fill
+        if len(out) != len(buf) or (out and out[0] != write):  # kept: a scan allocates nothing
+            out = self._fill = bytes([write]) * len(buf)
+        self._transfer(out, buf)
+
+    def read(self, nbytes, write=0):
+        buf = bytearray(nbytes)
+        self.readinto(buf, write)
+        return bytes(buf)
+
+    def write(self, buf):
+        self._transfer(bytes(buf), None)
+
+    def write_readinto(self, write_buf, read_buf):
+        self._transfer(bytes(write_buf), read_buf)

@@ -1,21 +1,37 @@
-"""Twins of the PN532 reader (I2C, per the PN532 user manual) and of the antenna multiplexer.
+"""Twin of the PN532 reader (I2C, per the PN532 user manual), and the RF field's rules.
 
 `SimPN532` is an I2C device for `SimI2C` (`write(data)`, `read(n)`). Every read starts with
 the status byte (bit 0 = ready). A valid command frame is answered with the ACK frame after
 `ACK_MS`, and the response frame becomes readable once the command's processing time has
 passed on the injected clock (and after the ACK was read). A read of more than the status
-byte delivers the pending frame. Host frames with a bad LCS, DCS or TFI are ignored, as the
-manual says of frames with errors (the host sees no ACK), and logged in `errors`. An unknown
-command or bad parameters get the ACK and then the error frame. From the host, the ACK frame
-aborts the command in progress and the NACK frame asks for the last response again.
+byte delivers the pending frame (a shorter read than the frame loses the rest). Host frames
+with a bad LCS, DCS or TFI are ignored, as the manual says of frames with errors (the host
+sees no ACK), and logged in `errors`. An unknown command or bad parameters get the ACK and
+then the error frame. From the host, the ACK frame aborts the command in progress and the
+NACK frame asks for the last response again.
+
+The RF field: RFConfiguration CfgItem 0x01 switches it (bit 0), and `rf_on` says whether it
+is on; it counts as on from the moment the command completes. Power-up, power loss and
+RSTPDN low (`reset`, a pin this twin watches) leave it off. The twin enforces how the board
+must use it (hardware/README.md, "Firmware implications"), and records every breach in
+`violations`; the InListPassiveTarget concerned then gets the error frame, so the read fails:
+  - InListPassiveTarget with the field off (a real PN532 would switch it on and send its
+    first request at once, before the tag has powered up);
+  - InListPassiveTarget less than SETTLE_MS after the field came on (ISO 14443-3: at least
+    5.1 ms of unmodulated field before the first request);
+  - a second InListPassiveTarget in the same field-on period: the field was left on between
+    reads, hence while the antennas were re-addressed;
+  - InListPassiveTarget after the antennas were switched while the field was on (the matrix
+    twin, firmware/sim/hc595_sim.py, calls `antenna_switched` at every change and records
+    the switch itself).
 
 InListPassiveTarget with a tag in the field answers after `TAG_MS` (+1 ms a cascade level);
 without one, after (MxRtyPassiveActivation + 1) tries of `TRY_MS`, and never while it is 0xFF
 (the power-on value). Times are estimates, not measurements.
 
 Faults: `powered = False` (every transfer raises OSError(ENODEV); power-up resets the
-configuration), `stuck = True` (acknowledged on the bus but never ready), `corrupt_next = True`
-(the next response frame has a bad DCS).
+configuration), `stuck = True` (acknowledged on the bus but never ready; commands still take
+effect), `corrupt_next = True` (the next response frame has a bad DCS).
 """
 
 from engine.compat import ticks_add, ticks_diff
@@ -30,6 +46,7 @@ ACK_MS = 1
 SIMPLE_MS = 2
 TAG_MS = 4
 TRY_MS = 5
+SETTLE_MS = 6  # ISO 14443-3's 5.1 ms of unmodulated field, in whole ticks
 
 
 def frame(data):
@@ -39,15 +56,23 @@ def frame(data):
 
 
 class SimPN532:
-    def __init__(self, clock, field):
+    def __init__(self, clock, field, reset=None):
+        """`field()` gives the UID of the tag coupled to the antenna, or None; `reset` is the
+        RSTPDN pin (low: hard power-down), or None if it is not wired."""
         self.clock = clock
         self.field = field
         self.stuck = False
         self.corrupt_next = False
         self.errors = []
+        self.violations = []  # breaches of the RF field's rules (module docstring)
         self.commands = {}
         self.aborts = 0
+        self.resets = 0  # times RSTPDN went low
         self._powered = True
+        self._held = False  # RSTPDN low
+        if reset is not None:
+            reset.listeners.append(self._reset_changed)
+            self._held = not reset.value()
         self._power_on()
 
     def attach(self, bus, addr=0x24):
@@ -63,10 +88,26 @@ class SimPN532:
         if on and not self._powered:
             self._power_on()
         self._powered = bool(on)
+        if not on:
+            self.rf_on = False
+
+    def _reset_changed(self, pin, level):
+        if not level:
+            self.resets += 1
+        self._held = not level
+        self._power_on()  # hard power-down, or the reset's end: power-on state either way
+
+    def _alive(self):
+        if not self._powered or self._held:
+            raise OSError(ENODEV)
 
     def _power_on(self):
         self.max_retries = (0xFF, 0x01, 0xFF)  # MxRtyATR, MxRtyPSL, MxRtyPassiveActivation
         self.sam_mode = None
+        self.rf_on = False
+        self._rf_since = 0  # ticks when the field came on
+        self._rf_reads = 0  # InListPassiveTargets since the field came on
+        self._rf_switched = False  # the antennas changed while the field was on
         self._pending = None  # the frame the host reads next: ACK or a response
         self._ready_at = 0
         self._acking = False
@@ -77,9 +118,16 @@ class SimPN532:
     def _after(self, ms):
         return ticks_add(self.clock.ticks_ms(), ms)
 
+    def antenna_switched(self, what):
+        """The antenna matrix twin says the connected coils changed (`what` says how); returns
+        whether the field was on, a breach the matrix records. The next read then fails."""
+        if not self.rf_on:
+            return False
+        self._rf_switched = True
+        return True
+
     def write(self, data):
-        if not self._powered:
-            raise OSError(ENODEV)
+        self._alive()
         data = bytes(data)
         start = data.find(b"\x00\xff")
         if start < 0 or len(data) < start + 5:
@@ -132,10 +180,37 @@ class SimPN532:
         if code == 0x32 and n >= 1:
             if params[0] == 0x05 and n == 4:
                 self.max_retries = (params[1], params[2], params[3])
+            elif params[0] == 0x01 and n == 2:
+                self._set_field(params[1] & 1)
             return b"", SIMPLE_MS
         if code == 0x4A and n == 2 and params[0] in (1, 2) and params[1] == 0x00:
+            problem = self._field_problem()
+            if problem is not None:
+                self.violations.append(problem)
+                return None, SIMPLE_MS
             return self._activate()
         return None, SIMPLE_MS
+
+    def _set_field(self, on):
+        if on and not self.rf_on:
+            self._rf_since = self._after(SIMPLE_MS)  # on once the command has completed
+            self._rf_reads = 0
+            self._rf_switched = False
+        self.rf_on = bool(on)
+
+    def _field_problem(self):
+        """Why an InListPassiveTarget now breaks the field's rules, or None."""
+        if not self.rf_on:
+            return "InListPassiveTarget with the RF field off"
+        self._rf_reads += 1
+        if self._rf_reads > 1:
+            return "InListPassiveTarget with the field left on since the last read"
+        if self._rf_switched:
+            return "InListPassiveTarget after an antenna switch under RF"
+        settled = ticks_diff(self.clock.ticks_ms(), self._rf_since)
+        if settled < SETTLE_MS:
+            return "InListPassiveTarget %d ms after the field came on (5.1 wanted)" % settled
+        return None
 
     def _activate(self):
         uid = self.field()
@@ -150,8 +225,7 @@ class SimPN532:
         return b"\x00", (retries + 1) * TRY_MS
 
     def read(self, n):
-        if not self._powered:
-            raise OSError(ENODEV)
+        self._alive()
         pending = self._pending
         now = self.clock.ticks_ms()
         if self.stuck or pending is None or ticks_diff(now, self._ready_at) < 0:
@@ -173,32 +247,3 @@ class SimPN532:
         if len(out) < n:
             out += bytes(n - len(out))
         return out[:n]
-
-
-class SimAntennaMux:
-    """Reads the row/column address pins and the active-low enable pin on demand."""
-
-    def __init__(self, row_pins, col_pins, enable, width=15):
-        self.rows = tuple(row_pins)
-        self.cols = tuple(col_pins)
-        self.enable = enable
-        self.width = width
-        self.tags = {}  # square index -> UID bytes
-
-    def selected(self):
-        """The square whose antenna is connected, or None."""
-        if self.enable is not None and self.enable.value():
-            return None
-        row = col = 0
-        for bit in range(len(self.rows)):
-            row |= (self.rows[bit].value() & 1) << bit
-        for bit in range(len(self.cols)):
-            col |= (self.cols[bit].value() & 1) << bit
-        if col >= self.width:
-            return None
-        return row * self.width + col
-
-    def field(self):
-        """UID of the tag coupled to the reader's antenna, or None."""
-        index = self.selected()
-        return None if index is None else self.tags.get(index)

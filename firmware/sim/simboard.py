@@ -1,8 +1,10 @@
 """The whole board in simulation: the real drivers and firmware on every part's twin.
 
 `SimBoard(profile)` wires an `App` exactly as the rp2 backend does, but on twins: the 74HC165
-chain, the PN532 behind the antenna multiplexer, the WS2812B chain, the SSD1306 on a shared
-I2C bus, four buttons, an in-memory flash, and a `SimClock`. Every chip of the profile's set
+chain, the PN532 behind the antenna matrix (74HC595s on the presence chain's SPI bus,
+firmware/sim/hc595_sim.py), the WS2812B chain, the SSD1306 (or the
+SH1106 a pin map names) on a shared I2C bus, four buttons, an in-memory flash, and a
+`SimClock`. Every chip of the profile's set
 gets an NFC tag, enrolled in the registry, so `place(square, face)` puts a real tagged chip
 with a magnet on a square, as a player would.
 
@@ -11,23 +13,31 @@ supervised step) each period as firmware/main.py does on the board. A fault the 
 caught is raised again here while `strict` holds, so no test passes over a hidden exception;
 tests of the supervisor itself set `strict = False`. When the firmware stops to restart,
 the board restarts as a backend does: a new App on the same parts, chips where they lie.
+
+SPI0 (`spi`) is configured as backend_rp2 configures it, in the mode firmware/drivers/hc165.py
+names, and the 74HC165 twin is sampled on the edges that mode says. The LEDs sit behind a
+twin of the LED rail's load switch (`rail`, its ON pin `rail_pin`): dark until the firmware
+switches it on; `vsys_mv` is what the firmware reads as VSYS (5000 until a test lowers it).
 """
 
 from firmware import settings as S
 from firmware.app import App, Hardware
-from firmware.drivers.antenna import AntennaMux
-from firmware.drivers.hc165 import ShiftChain
+from firmware.assemble import display_driver
+from firmware.drivers.antenna import AntennaMatrix
+from firmware.drivers.hc165 import SPI_PHASE, SPI_POLARITY, ShiftChain
 from firmware.drivers.pn532 import PN532, ReaderError
-from firmware.drivers.ssd1306 import SSD1306, DisplayError
+from firmware.drivers.ssd1306 import DisplayError
 from firmware.drivers.ws2812 import WS2812
 from firmware.registry import Registry
-from firmware.sim.bus import SimI2C, SimPin
+from firmware.sim.bus import SimI2C, SimPin, SimSPI
 from firmware.sim.clock import SimClock
 from firmware.sim.hc165_sim import SimShiftChain
+from firmware.sim.hc595_sim import SimAntennaMatrix
 from firmware.sim.memfs import MemFS
-from firmware.sim.pn532_sim import SimAntennaMux, SimPN532
+from firmware.sim.pn532_sim import SimPN532
+from firmware.sim.sh1106_sim import SimSH1106
 from firmware.sim.ssd1306_sim import SimSSD1306
-from firmware.sim.ws2812_sim import SimWS2812
+from firmware.sim.ws2812_sim import SimRail, SimWS2812
 
 BUTTONS = ("left", "right", "ok", "back")
 
@@ -58,11 +68,14 @@ class SimBoard:
         `enrolled`: every chip's tag is enrolled; False uses the registry in chips.json on
         `fs` (empty if there is none), as a real board would."""
         self.fs = fs if fs is not None else MemFS()
+        self.from_files = settings is None  # a restart reads the files again (`restart`)
         registry = None
+        screen = {"kind": "ssd1306", "addr": 0x3C}  # the pin map's display section
         if settings is None:
             from firmware import config
 
             cfg = config.load(self.fs)
+            screen = cfg.pins["display"]
             self.settings, problems, profile = cfg.settings, cfg.problems, cfg.profile
             nfc = self.settings["sensor"] == "nfc"
             registry = cfg.chips
@@ -80,11 +93,17 @@ class SimBoard:
         self.chain = SimShiftChain(latch, chips)
         i2c = SimI2C()
         self.i2c = i2c
-        self.oled = SimSSD1306()
+        # The module the pin map names (an SH1106 module answers at 0x3C too).
+        self.oled = SimSH1106() if screen.get("kind") == "sh1106" else SimSSD1306()
         i2c.attach(0x3C, self.oled)
-        display = SSD1306(i2c)
+        display = display_driver(i2c, screen)
         display.init()
-        self.strip = SimWS2812(n)
+        # The LED rail's load switch, its ON pin pulled down: the LEDs stay unpowered until
+        # the firmware switches them on. VSYS reads `vsys_mv`, which a test may lower.
+        self.rail_pin = SimPin("led_power", 0)
+        self.rail = SimRail(self.rail_pin, clock)
+        self.vsys_mv = 5000
+        self.strip = SimWS2812(n, self.rail)
         pixels = WS2812(self.strip.write, n)
         self.pins = {}
         for name in BUTTONS:
@@ -94,15 +113,31 @@ class SimBoard:
         self.tags = {}
         self.on_board = {}  # square -> UID of the chip lying there
         self.usb_in = bytearray()  # what the PC sent and the firmware has not read yet
+        # SPI0 as backend_rp2 configures it (the mode from firmware/drivers/hc165.py): the
+        # presence chain alone on a Hall-only board, with the antenna matrix on an NFC board.
+        mode = {"baudrate": 1000000, "polarity": SPI_POLARITY, "phase": SPI_PHASE}
+        self.spi = SimSPI(0, **mode)
+        self.spi.attach(self.chain)
         if nfc:
-            rows = [SimPin("row%d" % k, 0) for k in range(4)]
-            cols = [SimPin("col%d" % k, 0) for k in range(4)]
-            enable = SimPin("ant_en", 1)
-            self.field = SimAntennaMux(rows, cols, enable, profile.width)
-            self.nfc = SimPN532(clock, self.field.field).attach(i2c)
-            reader = PN532(i2c, clock)
+            # The pin map's nfc part: RCLK and OE-bar of the 74HC595s, the PN532's RSTPDN.
+            rclk = SimPin("rclk", 0)
+            enable = SimPin("ant_oe", 1)
+            reset = SimPin("rstpdn", 1)
+            self.field = SimAntennaMatrix(rclk, enable, profile.width, profile.height)
+            self.nfc = SimPN532(clock, self.field.field, reset).attach(i2c)
+            self.field.reader = self.nfc
+            self.spi.attach(self.field)  # the 74HC595s: SER on MOSI, SRCLK on SCK
+            reader = PN532(i2c, clock, reset=reset)
             reader.begin()
-            antenna = AntennaMux(rows, cols, enable)
+            antenna = AntennaMatrix(
+                self.spi,
+                rclk,
+                enable,
+                reader,
+                profile.height,
+                profile.width,
+                (SPI_POLARITY, SPI_PHASE),
+            )
             self.tags = chip_tags(profile)
             if enrolled:
                 registry = Registry()
@@ -113,7 +148,7 @@ class SimBoard:
                 registry = Registry()
         self.hw = Hardware(
             clock,
-            ShiftChain(self.chain, latch, chips),
+            ShiftChain(self.spi, latch, chips),
             pixels,
             display,
             self.pins,
@@ -124,12 +159,17 @@ class SimBoard:
             ReaderError,
             DisplayError,
             read=self._usb_read,
+            led_power=self.rail_pin,
+            vsys=self._vsys,
         )
         self.problems = problems
         self.registry = registry
         self.strict = True
         self.restarts = 0
         self.app = App(self.hw, profile, self.settings, problems, registry)
+
+    def _vsys(self):
+        return self.vsys_mv
 
     def _usb_read(self):
         if not self.usb_in:
@@ -159,8 +199,14 @@ class SimBoard:
 
     def restart(self):
         """The board restarts (the PC asked, or the supervisor gave up): a new App on the
-        same parts and flash, booted; the chips stay where they lie."""
+        same parts and flash, booted; the chips stay where they lie. A board booted from its
+        files reads them again, as a backend does, so settings the PC wrote take effect."""
         self.restarts += 1
+        if self.from_files:
+            from firmware import config
+
+            cfg = config.load(self.fs)
+            self.settings, self.problems, self.profile = cfg.settings, cfg.problems, cfg.profile
         self.app = App(self.hw, self.profile, self.settings, self.problems, self.registry)
         self.app.boot()
 
@@ -221,3 +267,11 @@ class SimBoard:
 
     def led(self, square):
         return self.strip.colour(self.app.leds.chain[square])
+
+    def nfc_violations(self):
+        """Every breach of the RF field's rules the twins saw (firmware/sim/pn532_sim.py and
+        hc595_sim.py): antennas switched under RF, reads with the field off, unsettled or
+        left on. Empty on a Hall-only board."""
+        if not self.tags:
+            return []
+        return self.field.violations + self.nfc.violations

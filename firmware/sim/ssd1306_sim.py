@@ -24,6 +24,10 @@ bytes. `frames` counts data transactions that ended exactly at the end of the wi
 horizontal or vertical mode, so the pointer wrapped to its start (a whole window was sent).
 `unknown` lists command bytes the SSD1306 does not have, invalid arguments (as the command
 byte) and control bytes with reserved bits set; a correct driver leaves it empty.
+
+The SH1106 twin (sh1106_sim.py) is this class with its own RAM width (`COLUMNS`), panel
+columns (`LEFT`, `RIGHT`), command table (`ARGS`, `_single`, `_run`) and address counter
+(`_data`).
 """
 
 from firmware import font
@@ -54,16 +58,21 @@ _ARGS = {
 _ONE_BYTE = (0x2E, 0x2F, 0xA0, 0xA1, 0xA4, 0xA5, 0xA6, 0xA7, 0xAE, 0xAF, 0xC0, 0xC8, 0xE3)
 _PAGE_MODE = 2
 
-_decoder = None  # glyph bytes -> character, built on first use
+
+def _build_decoder():
+    table = {bytes(font.glyph("\ufffd")): "\ufffd"}  # the box drawn for unknown characters
+    for ch in font.charset():
+        table[bytes(font.glyph(ch))] = ch
+    return table
+
+
+# Glyph bytes -> character. Built at import, not on first use: a table built in the middle of
+# a test would be a long-lived block among a board's short-lived ones, splintering the heap
+# of a Pico running the tests (tests/test_pico.py).
+_decoder = _build_decoder()
 
 
 def _decode_table():
-    global _decoder
-    if _decoder is None:
-        table = {bytes(font.glyph("\ufffd")): "\ufffd"}  # the box drawn for unknown characters
-        for ch in font.charset():
-            table[bytes(font.glyph(ch))] = ch
-        _decoder = table
     return _decoder
 
 
@@ -73,10 +82,17 @@ def _alt_com(row):
 
 
 class SimSSD1306:
+    COLUMNS = 128  # RAM columns a page
+    # RAM column shown at glass column x: LEFT + x with segment remap, RIGHT - x without.
+    LEFT = 0
+    RIGHT = 127
+    ARGS = _ARGS
+
     def __init__(self):
-        self.ram = bytearray(1024)
+        n = self.COLUMNS * 8
+        self.ram = bytearray(n)
         seed = 0x2545
-        for i in range(1024):  # power-up GDDRAM is not cleared
+        for i in range(n):  # power-up GDDRAM is not cleared
             seed = (seed * 1103 + 12345) & 0xFFFF
             self.ram[i] = seed >> 8
         self.mode = _PAGE_MODE
@@ -153,15 +169,19 @@ class SimSSD1306:
                 self._need = 0
                 self._run(self._cmd[0], self._cmd[1 : self._have])
             return
-        n = _ARGS.get(b)
+        n = self.ARGS.get(b)
         if n is not None:
             self._cmd[0] = b
             self._have = 1
             self._need = n + 1
-        elif b < 0x20 or 0x40 <= b < 0x80 or 0xB0 <= b <= 0xB7 or b in _ONE_BYTE:
+        elif self._single(b):
             self._run(b, b"")
         else:
             self.unknown.append(b)
+
+    def _single(self, b):
+        """Whether `b` is a one-byte command of this controller."""
+        return b < 0x20 or 0x40 <= b < 0x80 or 0xB0 <= b <= 0xB7 or b in _ONE_BYTE
 
     def _run(self, c, a):
         if c < 0x10:
@@ -269,8 +289,8 @@ class SimSSD1306:
             return 0
         if self.entire_on:
             return 1
-        col = x if self.seg_remap else 127 - x
-        bit = self.ram[(row >> 3) * 128 + col] >> (row & 7) & 1
+        col = self.LEFT + x if self.seg_remap else self.RIGHT - x
+        bit = self.ram[(row >> 3) * self.COLUMNS + col] >> (row & 7) & 1
         return bit ^ 1 if self.inverse else bit
 
     def text_lines(self):

@@ -1,4 +1,5 @@
-"""Simulated CircuitPython `board` for the Raspberry Pi Pico: GP0..GP29, and the LED on GP25.
+"""Simulated CircuitPython `board` for the Raspberry Pi Pico: GP0..GP29, the LED on GP25, and
+VOLTAGE_MONITOR (GP29, VSYS / 3).
 
 Each name is the `microcontroller.pin.GPIOn` object, as on the real board. There is no
 `NEOPIXEL` (the Pico has none), so `neopixel.NeoPixel` skips its power-pin handling.
@@ -41,3 +42,5 @@ LED = GP25
 A0 = GP26
 A1 = GP27
 A2 = GP28
+A3 = GP29
+VOLTAGE_MONITOR = GP29  # VSYS through the Pico's 3:1 divider (tests/cpsim/analogio.py)

@@ -5,9 +5,11 @@ transfer, `configure` and `scan` needs the bus lock first (`try_lock()`), else R
 ("Function requires lock"). Buffers take the documented `start`/`end` keywords.
 
 Twins plug in at module level, so a test can wire them before the firmware builds its buses:
-  - SPI: `attach_spi(clock_pin, twin)`; the twin has `readinto(buf, write)` (as firmware/sim
-    twins do) and optionally `write(buf)`. With no twin, MISO reads 0xFF (nothing drives it)
-    and writes go nowhere.
+  - SPI: `attach_spi(clock_pin, twin)`. A twin with `spi_transfer(spi, out, into)` (as
+    firmware/sim twins have: see firmware/sim/bus.SimSPI) is clocked in the bus's configured
+    mode (`spi.polarity`, `spi.phase`); a simpler twin has `readinto(buf, write)` and
+    optionally `write(buf)`. With no twin, MISO reads 0xFF (nothing drives it) and writes go
+    nowhere.
   - I2C: `attach(addr, device)` / `detach(addr)`, one registry shared by every `I2C` object
     (like firmware/sim/bus.SimI2C); a device has `write(data)` and `read(n) -> bytes`, one
     transaction each. An address nobody acknowledges raises OSError(ENODEV), as on the RP2040.
@@ -140,7 +142,9 @@ class SPI(_Lockable):
             raise ValueError("No MOSI pin")
         data = _span(buffer, start, end)
         twin = self._twin()
-        if twin is not None and hasattr(twin, "write"):
+        if twin is not None and hasattr(twin, "spi_transfer"):
+            twin.spi_transfer(self, bytes(data), None)
+        elif twin is not None and hasattr(twin, "write"):
             twin.write(bytes(data))
 
     def readinto(self, buffer, *, start=0, end=sys.maxsize, write_value=0):
@@ -152,6 +156,8 @@ class SPI(_Lockable):
         if twin is None:
             for k in range(len(view)):
                 view[k] = 0xFF
+        elif hasattr(twin, "spi_transfer"):
+            twin.spi_transfer(self, bytes([write_value]) * len(view), view)
         else:
             twin.readinto(view, write_value)
 

@@ -12,8 +12,10 @@ def sq(name):
 
 
 def new_board(settings=None, nfc=True, fs=None, boot=True):
-    """A booted board (4 players, no turn clock unless `settings` say otherwise)."""
-    opts = {"players": 4, "turn_seconds": 0}
+    """A booted board (4 players, no turn clock unless `settings` say otherwise), on a supply
+    that lights its LEDs: USB with a MicroPython built to declare 500 mA (the stock 250 mA
+    keeps them off: tests/fw/test_power.py)."""
+    opts = {"players": 4, "turn_seconds": 0, "current_ma": 500}
     if settings:
         opts.update(settings)
     board = SimBoard(default_profile(), opts, fs=fs, nfc=nfc)

@@ -63,6 +63,7 @@ def test_pending_chips_green_when_legal_red_when_not():
 
 def test_premium_squares_glow_when_empty():
     board = new_board()
+    board.run(L.RAIL_RISE_MS)  # the LED rail, switched on at the end of boot, has risen
     eq(_lit(board.led(sq("D8"))), True)  # green premium
     eq(_lit(board.led(sq("A1"))), True)  # a corner: the player to move's colour
     eq(board.led(sq("C3")), (0, 0, 0))  # plain square

@@ -1,6 +1,7 @@
 """The SSD1306 driver against its datasheet twin, and the font's glyphs.
 
-Plain test functions (no pytest imports) so the module also runs on MicroPython.
+Plain test functions (no pytest imports) so the module also runs on MicroPython. What is
+checked is what the panel shows (the twin's glass) and what goes on the bus.
 """
 
 from firmware import font
@@ -8,15 +9,54 @@ from firmware.drivers.ssd1306 import SSD1306, DisplayError
 from firmware.sim.bus import SimI2C
 from firmware.sim.ssd1306_sim import SimSSD1306
 from tests.engine.checks import eq, raises
+from tests.engine.fixtures import REPO
 
 MPY_FUEL = 20_000_000_000
+
+
+class CountingBus:
+    """An I2C bus with `writeto` only (a driver calling `writevto` fails): it counts the
+    transfers and their bytes and keeps the last buffer object, allocating nothing itself."""
+
+    def __init__(self):
+        self.writes = 0
+        self.sent = 0
+        self.last = None
+
+    def writeto(self, addr, buf, stop=True):
+        self.writes += 1
+        self.sent += len(buf)
+        self.last = buf
+        return len(buf)
+
+
+class BlockFont:
+    """A font of solid 5 x 7 blocks, and a one-row bar for every character past ASCII."""
+
+    FONT = b"\x7f" * (95 * 5)
+
+    def glyph(self, ch):
+        return b"\x01\x01\x01\x01\x01\x00"
+
+
+def allocated(fn):
+    """Heap bytes `fn()` allocates on MicroPython (whose test runs have the collector off);
+    None on CPython, which cannot tell."""
+    try:
+        from gc import mem_alloc
+    except ImportError:
+        fn()
+        return None
+    before = mem_alloc()
+    fn()
+    return mem_alloc() - before
 
 
 def _setup():
     bus = SimI2C()
     sim = SimSSD1306()
     bus.attach(0x3C, sim)
-    display = SSD1306(bus)
+    display = SSD1306(bus, font=font)
     display.init()
     return bus, sim, display
 
@@ -199,9 +239,9 @@ def test_power_contrast_invert():
 def test_pixel_fill_and_unaligned_text():
     _, sim, display = _setup()
     display.fill(1)
-    eq(display.buf, bytearray(b"\xff" * 1024))
+    eq(bytes(display.buf), b"\xff" * 1024)
     display.fill(0)
-    eq(display.buf, bytearray(1024))
+    eq(bytes(display.buf), bytes(1024))
     display.pixel(5, 9, 1)
     eq(display.buf[128 + 5], 0x02)
     eq(display.pixel(5, 9), 1)
@@ -212,7 +252,7 @@ def test_pixel_fill_and_unaligned_text():
     eq(display.buf[2], 0x7F << 3 & 0xFF)
     eq(display.buf[128 + 2], 0x7F >> 5)
     display.text("|", 0, 3, 0)
-    eq(display.buf, bytearray(1024))
+    eq(bytes(display.buf), bytes(1024))
     display.text("ABC", -6, 60)  # clipped left and bottom
     eq(display.pixel(0, 60), 1)  # the B's stem
     display.text("é", 125, -2)
@@ -230,3 +270,81 @@ def test_clear_page_clears_one_text_line_only():
     d.text("Bag 59", 0, 16)
     d.show()
     eq(sim.text_lines()[2], "Bag 59")
+
+
+def test_a_redraw_is_one_writeto_of_one_buffer_allocated_once():
+    """The control byte and the frame go out as one buffer, the same object every redraw:
+    no writevto, whose two-buffer vector the rp2 port copies into 1,025 new bytes."""
+    bus, sim, display = _setup()
+    _screen(display, ["Score 12"])
+    data = bus.last_buffer
+    eq(len(data), 1025)
+    eq(data[0], 0x40)
+    eq(bytes(data[1:]), bytes(display.buf))
+    transfers = bus.transfers
+    display.text("Bag 59", 0, 16)
+    display.show()
+    eq(bus.transfers - transfers, 2)  # the address window, then the data
+    eq(bus.last_buffer is data, True)
+    eq(bus.copies, 0)
+    eq(sim.text_lines()[:3], ["Score 12", "", "Bag 59"])
+
+
+def test_a_band_of_pages_goes_out_of_the_same_buffer():
+    bus, sim, display = _setup()
+    display.fill(1)
+    display.show()
+    display.clear_page(2)
+    display.clear_page(3)
+    display.text("Bag 59", 0, 16)
+    data, nbytes = sim.data_transfers, sim.data_bytes
+    display.show(2, 3)
+    eq((sim.data_transfers - data, sim.data_bytes - nbytes), (1, 256))  # 0x40, then the band
+    band = bus.last_buffer
+    eq(len(band), 1 + 2 * 128)
+    eq(bytes(band[1:]), bytes(display.buf[256:512]))
+    eq(display.buf[255], 0xFF)  # lent to the control byte for the transfer, then given back
+    eq(sim.text_lines()[2], "Bag 59")
+    eq([sim.glass(127, 15), sim.glass(0, 32), sim.glass(127, 63)], [1, 1, 1])
+    display.show(2, 3)
+    eq(bus.last_buffer is band, True)
+    display.show()
+    eq(sim.glass(127, 15), 1)
+    eq(bus.copies, 0)
+
+
+def test_redraws_allocate_nothing():
+    bus = CountingBus()
+    display = SSD1306(bus, font=font)
+    display.show()
+    display.show(2, 3)  # a band's view of the buffer is made the first time it is sent
+    bus.writes = bus.sent = 0
+    eq(allocated(display.show) in (None, 0), True)
+    eq(allocated(lambda: display.show(2, 3)) in (None, 0), True)
+    eq((bus.writes, bus.sent), (4, 7 + 1025 + 7 + 257))
+
+
+def test_text_is_drawn_in_the_font_the_caller_gives():
+    bus = SimI2C()
+    sim = SimSSD1306()
+    bus.attach(0x3C, sim)
+    display = SSD1306(bus, font=BlockFont())
+    display.init()
+    display.text("ab", 0, 0)
+    display.text("é", 0, 8)
+    display.show()
+    eq([sim.glass(x, 3) for x in range(12)], [1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 0])
+    eq([sim.glass(2, y) for y in range(10)], [1, 1, 1, 1, 1, 1, 1, 0, 1, 0])
+    bare = SSD1306(bus)
+    err = raises(ValueError, bare.text, "a", 0, 0)
+    eq("font" in str(err), True)
+
+
+def test_drivers_import_nothing_from_the_game():
+    """As micropython-lib's: a display driver needs only MicroPython (and the SSD1306 one)."""
+    for name in ("ssd1306", "sh1106"):
+        with open(REPO + "/firmware/drivers/" + name + ".py") as f:
+            for line in f.read().split("\n"):
+                words = line.split()
+                if words and words[0] == "import" or words[2:3] == ["import"]:
+                    eq(words[1] in ("micropython", "firmware.drivers.ssd1306"), True, line)
