@@ -2,7 +2,10 @@
 
 The device files (what deploy/manifest.py freezes) are compiled with mpy-cross into
 build/flash/ and copied with the board profiles, the pin maps and main.py. The board's
-chips.json, game.dat and games/ are never touched. A copy cut short leaves the board saying
+chips.json, game.dat and games/ are never touched. On a firmware with the device code frozen
+in it (`make firmware`) only the other files are copied. `--romfs` puts the code into the
+ROMFS partition of a firmware that has one (`make firmware BOARD_VARIANT=ROMFS`), with
+mpremote's romfs code, and refuses on a firmware without one. A copy cut short leaves the board saying
 "firmware copy incomplete" on USB until the next flash finishes it.
 
 Exit status: 0 done, 1 the board cannot start after the copy, 2 an error (no board, no
@@ -19,7 +22,14 @@ def add_arguments(cmd):
     cmd.add_argument(
         "--settings", metavar="FILE", help="also copy this settings.json, once it is checked"
     )
-    cmd.add_argument("--dry-run", action="store_true", help="list what would be copied")
+    cmd.add_argument(
+        "--dry-run", action="store_true", help="list what would be copied; change nothing"
+    )
+    cmd.add_argument(
+        "--romfs",
+        action="store_true",
+        help="put the code into the board's ROMFS partition (run from flash, not RAM)",
+    )
     cmd.add_argument("--force", action="store_true", help="copy every file, changed or not")
     cmd.add_argument(
         "--build-dir", metavar="DIR", help="where the .mpy files go (default: build/flash)"
@@ -36,6 +46,7 @@ def run(args):
             dry_run=args.dry_run,
             force=args.force,
             build_dir=args.build_dir,
+            romfs=args.romfs,
         )
     except flash.FlashError as exc:
         sys.stderr.write("flash: %s\n" % exc)

@@ -11,7 +11,19 @@ copied only when its sha256 on the board differs (or it is missing), and is hash
 the copy. `flash.partial` is written on the board before the first change and removed after
 the last file is verified; deploy/main.py refuses to start the firmware while it is there, so
 a copy cut short leaves a board that says so instead of crashing. After a flash the board is
-soft-reset in the friendly REPL, which runs main.py, and its first event line is reported.
+soft-reset in the friendly REPL, which runs main.py, and its first event line is reported; a
+dry run reads the board and changes nothing, so it does not reset it either.
+
+Where the code goes depends on the firmware, which is asked first (`probe`):
+- stock MicroPython: the .mpy files go on the filesystem, where they are loaded into RAM;
+- an image with the device code frozen in it (`make firmware`): only the other files are
+  copied, and device code left on the filesystem is removed, since sys.path puts the
+  filesystem ('') before '.frozen' and it would hide the frozen modules;
+- `--romfs`, on an image with a ROMFS partition (`make firmware BOARD_VARIANT=ROMFS`,
+  MicroPython 1.25 or later): the .mpy files are put into a ROMFS image with mpremote's own
+  romfs code (build/flash/romfs.img), which mpremote's `romfs deploy` code writes into the
+  partition unless it already holds that image; MicroPython mounts it at /rom and runs the
+  bytecode in place from flash. The other files and their removals are as for a frozen image.
 
 Every expected failure is a `FlashError`: a one-line message (a refused settings file adds
 its problems, one a line) and an exit status.
@@ -28,6 +40,7 @@ import shutil
 import subprocess
 import sys
 import time
+import types
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -37,6 +50,8 @@ SCRIPTS = ("main.py", "boot.py")  # run as source by MicroPython, so copied, nev
 MARKER = "flash.partial"
 KEEP = ("chips.json", "game.dat", "game.new", "games")  # the board's own data
 CUT_HINT = "the board will say 'firmware copy incomplete' until you flash again"
+ROMFS_IMAGE = "romfs.img"  # under the build folder
+ROMFS_MOUNT = "/rom"  # where MicroPython mounts the ROMFS partition (extmod/vfs.c)
 
 
 class FlashError(Exception):
@@ -126,6 +141,31 @@ def build(repo=REPO, build_dir=None, settings=None):
         for source in sorted((repo / "hardware" / folder).glob("*.json")):
             items.append(Item(folder + "/" + source.name, source.read_bytes()))
     return items + extra
+
+
+def is_code(item):
+    """Whether `item` is a compiled device module (the part a frozen or ROMFS image holds)."""
+    return item.path.endswith(".mpy")
+
+
+def romfs_image(items, build_dir):
+    """The ROMFS image of the compiled modules among `items`, made by mpremote's own romfs
+    code (`mpremote romfs build` without its mpy-cross step: ours passes -march) from a copy of
+    them, and written to build_dir/romfs.img."""
+    from mpremote.romfs import make_romfs
+
+    build_dir = Path(build_dir)
+    stage = build_dir / "romfs"
+    if stage.exists():
+        shutil.rmtree(stage)
+    for item in items:
+        if is_code(item):
+            (stage / item.path).parent.mkdir(parents=True, exist_ok=True)
+            (stage / item.path).write_bytes(item.data)
+    with contextlib.redirect_stdout(io.StringIO()):  # it draws the tree it builds
+        image = make_romfs(str(stage), mpy_cross=False)
+    (build_dir / ROMFS_IMAGE).write_bytes(image)
+    return image
 
 
 def read_settings(path, repo=REPO):
@@ -224,6 +264,71 @@ def reason(exc):
     return str(exc) or type(exc).__name__
 
 
+# Asks the firmware where code can live, without changing anything: whether the package
+# `engine` is frozen in it (looked up with '.frozen' alone on sys.path, and forgotten again),
+# and the size of its ROMFS partition 0 with the sha256 of its first N bytes, read as
+# mpremote's `romfs query` reads it (vfs.rom_ioctl; an rp2.Flash object on the rp2 port).
+PROBE = """\
+import sys
+def _probe(n):
+    out = [0, 0, '']
+    mods = getattr(sys, 'modules', {})
+    keep = mods.pop('engine', None)
+    path = list(sys.path)
+    sys.path.clear()
+    sys.path.append('.frozen')
+    try:
+        __import__('engine')
+        out[0] = 1
+    except ImportError:
+        pass
+    sys.path.clear()
+    sys.path.extend(path)
+    mods.pop('engine', None)
+    if keep is not None:
+        mods['engine'] = keep
+    try:
+        import vfs
+        dev = vfs.rom_ioctl(2, 0) if hasattr(vfs, 'rom_ioctl') and vfs.rom_ioctl(1) > 0 else -1
+    except ImportError:
+        dev = -1
+    if isinstance(dev, int):
+        print(repr(out))
+        return
+    out[1] = dev.ioctl(4, 0) * dev.ioctl(5, 0) if hasattr(dev, 'ioctl') else len(dev)
+    import hashlib, binascii
+    h = hashlib.sha256()
+    m = memoryview(dev)
+    n = min(n, out[1])
+    for i in range(0, n, 4096):
+        h.update(m[i:min(i + 4096, n)])
+    out[2] = binascii.hexlify(h.digest()).decode()
+    print(repr(out))
+_probe(%d)
+del _probe
+"""
+
+
+class Firmware:
+    """What the firmware on the board offers: `frozen` (the device code is frozen in it),
+    `romfs_size` (bytes of ROMFS partition 0; 0 without one) and `romfs_sha256` (hex digest of
+    the partition's first bytes, as many as the image to deploy has)."""
+
+    def __init__(self, frozen=False, romfs_size=0, romfs_sha256=""):
+        self.frozen = frozen
+        self.romfs_size = romfs_size
+        self.romfs_sha256 = romfs_sha256
+
+
+def probe(board, image_size=0):
+    """The board's Firmware, asked in the raw REPL."""
+    import ast
+
+    text = board.exec(PROBE % image_size).decode("utf-8", "replace").strip()
+    frozen, size, digest = ast.literal_eval(text.splitlines()[-1])
+    return Firmware(bool(frozen), int(size), str(digest))
+
+
 def _listdir(board, path):
     """{name: size, None for a folder} of a board folder, or None if it does not exist."""
     try:
@@ -234,12 +339,19 @@ def _listdir(board, path):
 
 
 class Plan:
-    """What a flash has to do on this board, found by comparing it with the build."""
+    """What a flash has to do on this board, found by comparing it with the build.
 
-    def __init__(self, board, items, force=False):
+    `items` are the files to copy. `elsewhere`, when given, are the compiled modules that the
+    firmware holds instead (frozen, or in the ROMFS image `image`): device code found on the
+    filesystem would hide them, so every .py and .mpy file in their folders is removed, and the
+    folders with it (a folder left behind would still hide the package).
+    """
+
+    def __init__(self, board, items, force=False, elsewhere=None, image=None, firmware=None):
         folders = sorted({posixpath.dirname(item.path) for item in items} - {""})
+        code_folders = sorted({posixpath.dirname(item.path) for item in elsewhere or ()} - {""})
         listing = {"": _listdir(board, "") or {}}
-        for folder in folders:
+        for folder in folders + code_folders:
             listing[folder] = _listdir(board, folder)
         self.checked = len(items)
         self.mkdirs = [folder for folder in folders if listing[folder] is None]
@@ -253,6 +365,31 @@ class Plan:
             for name in sorted(listing[folder] or ())
             if name.endswith(".py") and "%s/%s.mpy" % (folder, name[:-3]) in compiled
         ]
+        self.code = []  # device code on the filesystem that would hide the firmware's
+        self.rmdirs = []
+        for folder in sorted(code_folders, key=lambda f: -f.count("/")):  # deepest first
+            if listing[folder] is None:
+                continue
+            left = []
+            for name, size in sorted(listing[folder].items()):
+                path = "%s/%s" % (folder, name)
+                if size is not None and name.endswith((".py", ".mpy")):
+                    self.code.append(path)
+                elif not (size is None and path in self.rmdirs):
+                    left.append(name)
+            if left:
+                raise FlashError(
+                    "the board's folder %s holds %s besides device code: as a folder it hides"
+                    " the firmware's %s package; move or remove it"
+                    % (folder, ", ".join(left), folder.split("/")[0])
+                )
+            self.rmdirs.append(folder)
+        self.code.sort()
+        self.deploy = None  # the ROMFS image, when the board's partition does not hold it
+        if image is not None:
+            digest = hashlib.sha256(image).hexdigest()
+            if force or firmware is None or firmware.romfs_sha256 != digest:
+                self.deploy = image
         self.bytes = sum(item.size for item in self.copy)
 
     @staticmethod
@@ -264,7 +401,15 @@ class Plan:
         return board.fs_hashfile(item.path, "sha256") != item.sha256
 
     def needed(self):
-        return bool(self.copy or self.remove or self.mkdirs or self.marker)
+        return bool(
+            self.copy
+            or self.remove
+            or self.mkdirs
+            or self.marker
+            or self.code
+            or self.rmdirs
+            or self.deploy is not None
+        )
 
 
 class Progress:
@@ -292,6 +437,11 @@ class Progress:
             )
             self.stream.flush()
 
+    def message(self, text):
+        """A line of its own, between files."""
+        self.stream.write(text + "\n")
+        self.stream.flush()
+
     def update(self, written, _size=None):
         if not self.tty:
             return
@@ -316,7 +466,35 @@ def _n(count):
     return f"{count:,}"
 
 
-def copy(board, plan, progress):
+class _RomfsState:
+    """The part of mpremote's command state that its `romfs deploy` code uses: our transport,
+    already in the raw REPL."""
+
+    def __init__(self, transport):
+        self.transport = transport
+
+    def ensure_raw_repl(self, soft_reset=None):
+        pass
+
+    def did_action(self):
+        pass
+
+
+def deploy_romfs(board, image_path, stream):
+    """Write the image file into ROMFS partition 0 with mpremote's `romfs deploy` code; what
+    it prints (the partition, then each offset written) goes to `stream`."""
+    from mpremote.commands import CommandError, _do_romfs_deploy
+    from mpremote.transport import TransportError
+
+    args = types.SimpleNamespace(path=str(image_path), partition=0, mpy=False)
+    with contextlib.redirect_stdout(stream):
+        try:
+            _do_romfs_deploy(_RomfsState(board), args)
+        except (CommandError, SystemExit) as exc:  # it exits on an image it will not write
+            raise TransportError("mpremote romfs deploy: %s" % (exc or "refused")) from None
+
+
+def copy(board, plan, progress, image_path=None):
     """Apply `plan` under the marker; a cut-off copy is a FlashError saying how far it got."""
     from mpremote.transport import TransportError
 
@@ -325,8 +503,15 @@ def copy(board, plan, progress):
         board.fs_writefile(MARKER, b"a flash is under way; flash again to finish it\n")
         for folder in plan.mkdirs:
             board.fs_mkdir(folder)
-        for path in plan.remove:
+        for path in plan.remove + plan.code:
             board.fs_rmfile(path)
+        for folder in plan.rmdirs:
+            board.fs_rmdir(folder)
+        if plan.deploy is not None:
+            progress.message(
+                "deploy %s (%s bytes) to %s" % (ROMFS_IMAGE, _n(len(plan.deploy)), ROMFS_MOUNT)
+            )
+            deploy_romfs(board, image_path, progress.stream if progress.tty else io.StringIO())
         for item in plan.copy:
             progress.start(item)
             board.fs_writefile(item.path, item.data, progress_callback=progress.update)
@@ -392,28 +577,89 @@ def flash(
     boot_wait_s=5.0,
     out=None,
     err=None,
+    romfs=False,
 ):
     """The whole command; returns the exit status, raises FlashError for a failure."""
     out = out or sys.stdout
     err = err or sys.stderr
     port = port or find_port()
     # Built before connecting: entering the raw REPL stops the board's program until the reset.
+    build_dir = Path(build_dir) if build_dir is not None else Path(repo).resolve() / "build/flash"
     items = build(repo, build_dir, settings)
+    image = romfs_image(items, build_dir) if romfs else None
     board = connect(port, answer_s)
     try:
-        return _flash_board(board, port, items, dry_run, force, boot_wait_s, out, err)
+        return _flash_board(
+            board, port, items, dry_run, force, boot_wait_s, out, err, image, build_dir
+        )
     finally:
         close(board)
 
 
-def _flash_board(board, port, items, dry_run, force, boot_wait_s, out, err):
+def _where_code_goes(firmware, image):
+    """None when the .mpy files go on the filesystem, else a FlashError or why they do not."""
+    if image is None:
+        return "frozen" if firmware.frozen else None
+    if firmware.frozen:
+        raise FlashError(
+            "the firmware on the board has the device code frozen in it, and frozen modules"
+            " come before %s on sys.path, so a ROMFS image would never be used: flash without"
+            " --romfs" % ROMFS_MOUNT
+        )
+    if not firmware.romfs_size:
+        raise FlashError(
+            "the firmware on the board has no ROMFS partition (`mpremote romfs query` says the"
+            " same): put one on it with `make firmware MICROPY_DIR=... BOARD_VARIANT=ROMFS`"
+            " (deploy/README.md), or flash without --romfs to copy .mpy files"
+        )
+    if len(image) > firmware.romfs_size:
+        raise FlashError(
+            "the ROMFS image is %s bytes, more than the board's %s-byte ROMFS partition"
+            % (_n(len(image)), _n(firmware.romfs_size))
+        )
+    return "romfs"
+
+
+def _romfs_line(plan, firmware, image, verb):
+    if plan.deploy is None:
+        return "the board's ROMFS partition holds this image already (%s bytes)\n" % _n(len(image))
+    return "%s the ROMFS image: %s bytes in the %s-byte partition, mounted at %s\n" % (
+        verb,
+        _n(len(image)),
+        _n(firmware.romfs_size),
+        ROMFS_MOUNT,
+    )
+
+
+def _flash_board(
+    board, port, items, dry_run, force, boot_wait_s, out, err, image=None, build_dir=None
+):
     from mpremote.transport import TransportError
 
     try:
-        plan = Plan(board, items, force)
+        firmware = probe(board, len(image) if image is not None else 0)
+    except (TransportError, OSError, ValueError, SyntaxError) as exc:
+        message = "lost the board at %s while asking its firmware (%s)" % (port, reason(exc))
+        raise FlashError(message) from None
+    where = _where_code_goes(firmware, image)
+    code = [item for item in items if is_code(item)]
+    if where is not None:
+        items = [item for item in items if not is_code(item)]
+    try:
+        if where is None:
+            plan = Plan(board, items, force)
+        else:
+            plan = Plan(board, items, force, elsewhere=code, image=image, firmware=firmware)
     except (TransportError, OSError) as exc:
         message = "lost the board at %s while comparing files (%s)" % (port, reason(exc))
         raise FlashError(message) from None
+    hides = "it would hide %s" % ("the frozen modules" if where == "frozen" else ROMFS_MOUNT)
+    if where == "frozen":
+        out.write(
+            "the firmware has the device code frozen in it: only the other files are copied\n"
+        )
+    elif where is None and firmware.romfs_size:
+        out.write("the board has a ROMFS partition: `flash --romfs` keeps the code out of RAM\n")
     if dry_run:
         if plan.marker:
             out.write("would finish the flash cut off before (%s is on the board)\n" % MARKER)
@@ -423,18 +669,35 @@ def _flash_board(board, port, items, dry_run, force, boot_wait_s, out, err):
             out.write("would copy %s (%s bytes)\n" % (item.path, _n(item.size)))
         for path in plan.remove:
             out.write("would remove %s (it hides %smpy)\n" % (path, path[:-2]))
+        for path in plan.code:
+            out.write("would remove %s (%s)\n" % (path, hides))
+        for folder in plan.rmdirs:
+            out.write("would remove folder %s\n" % folder)
+        if image is not None:
+            out.write(_romfs_line(plan, firmware, image, "would deploy"))
         out.write(
             "dry run: checked %d files, would copy %d (%s bytes)\n"
             % (plan.checked, len(plan.copy), _n(plan.bytes))
         )
-    elif plan.needed():
-        copy(board, plan, Progress(err, len(plan.copy), plan.bytes))
-    if not dry_run:
-        removed = ", removed %d stale .py" % len(plan.remove) if plan.remove else ""
-        out.write(
-            "checked %d files, copied %d (%s bytes)%s\n"
-            % (plan.checked, len(plan.copy), _n(plan.bytes), removed)
-        )
+        out.write("the board is left at its REPL, not restarted: a reset starts its program\n")
+        out.flush()
+        try:
+            board.exit_raw_repl()
+        except (TransportError, OSError):
+            pass
+        return 0
+    if plan.needed():
+        image_path = Path(build_dir) / ROMFS_IMAGE if image is not None else None
+        copy(board, plan, Progress(err, len(plan.copy), plan.bytes), image_path)
+    if image is not None:
+        out.write(_romfs_line(plan, firmware, image, "deployed"))
+    removed = ", removed %d stale .py" % len(plan.remove) if plan.remove else ""
+    if plan.code:
+        removed += ", removed %d code files (%s)" % (len(plan.code), hides)
+    out.write(
+        "checked %d files, copied %d (%s bytes)%s\n"
+        % (plan.checked, len(plan.copy), _n(plan.bytes), removed)
+    )
     out.flush()
     try:
         event, seen = restart(board, boot_wait_s)

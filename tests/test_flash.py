@@ -363,7 +363,12 @@ def test_dry_run_lists_and_changes_nothing(board_copy, build_dir):
             "flash", "--port", board.path, "--dry-run", "--build-dir", str(build_dir)
         )
         assert board.twin.writes == 0
+        assert board.started == 0 and board.lines == []  # not restarted either
+        assert wait_for(lambda: board.twin.mode == "friendly")  # left at the REPL's prompt
     assert status == 0, err
+    assert out.splitlines()[-1] == (
+        "the board is left at its REPL, not restarted: a reset starts its program"
+    )
     size = size_of(REPO_ROOT / "hardware" / "profiles" / "calqable.json")
     assert out.splitlines()[:3] == [
         "would copy profiles/calqable.json (%s bytes)" % size,
