@@ -10,6 +10,10 @@
 #                (tests/soak.py; prints the fault counts; SOAK_SEED=N SOAK_TURNS=M)
 #   make mpy     compile engine/ and firmware/ with mpy-cross into build/mpy/
 #   make flash   copy the firmware to a board over USB (PORT=/dev/ttyACM0; found when omitted)
+#   make firmware MICROPY_DIR=/path/to/micropython [BOARD_VARIANT=ROMFS]
+#                a MicroPython image for the board from a MicroPython checkout, the device
+#                code frozen in it (ROMFS: none frozen, a ROMFS partition for `flash --romfs`)
+#                into build/firmware/ (deploy/README.md)
 #   make clean   remove build output and caches; `make distclean` also removes .venv
 
 PYTHON ?= python3
@@ -23,7 +27,7 @@ LINT_DIRS = $(wildcard deploy engine firmware host_tools tests tools)
 MPY_SRC = $(shell find engine firmware -name '*.py' -not -path '*/__pycache__/*' 2>/dev/null)
 MPY_OUT = $(patsubst %.py,$(BUILD)/mpy/%.mpy,$(MPY_SRC))
 
-.PHONY: venv test lint typecheck bench sim soak mpy flash clean distclean
+.PHONY: venv test lint typecheck bench sim soak mpy flash firmware clean distclean
 
 venv: $(STAMP)
 
@@ -32,7 +36,7 @@ $(STAMP): requirements-dev.txt
 	$(VENV_PYTHON) -m pip install --disable-pip-version-check -r requirements-dev.txt
 	touch $@
 
-test: $(STAMP)
+test: $(STAMP) $(NODE_MODULES)
 	$(VENV_PYTHON) -m pytest -q
 
 lint: $(STAMP)
@@ -64,6 +68,38 @@ mpy: $(MPY_OUT)
 
 flash: $(STAMP)
 	$(VENV_PYTHON) -m host_tools flash $(if $(PORT),--port $(PORT))
+
+# make firmware: MicroPython built in the checkout MICROPY_DIR for deploy/boards/$(BOARD), with
+# deploy/manifest.py frozen in it; BOARD_VARIANT=ROMFS builds the port's own manifest and a
+# ROMFS partition instead. The image must fit below what follows it (deploy/layout.py); the
+# .uf2 and .bin go to build/firmware/. Needs gcc-arm-none-eabi and cmake (deploy/README.md).
+MICROPY_DIR ?=
+BOARD ?= SMARTBOARD_PICO
+BOARD_VARIANT ?=
+FIRMWARE_BOARD_DIR = $(abspath deploy/boards/$(BOARD))
+FIRMWARE_NAME = $(BOARD)$(if $(BOARD_VARIANT),-$(BOARD_VARIANT))
+FIRMWARE_RP2 = $(MICROPY_DIR)/ports/rp2
+FIRMWARE_BUILD = $(FIRMWARE_RP2)/build-$(FIRMWARE_NAME)
+FIRMWARE_ARGS = BOARD=$(BOARD) BOARD_DIR=$(FIRMWARE_BOARD_DIR) BUILD=build-$(FIRMWARE_NAME) \
+	$(if $(BOARD_VARIANT),BOARD_VARIANT=$(BOARD_VARIANT),FROZEN_MANIFEST=$(abspath deploy/manifest.py))
+
+firmware:
+	$(if $(strip $(MICROPY_DIR)),,$(error make firmware needs MICROPY_DIR=/path/to/micropython, \
+	a MicroPython checkout (git clone --branch v1.27.0; see deploy/README.md)))
+	$(if $(and $(wildcard $(FIRMWARE_RP2)/Makefile),$(wildcard $(MICROPY_DIR)/mpy-cross/Makefile)),, \
+	$(error MICROPY_DIR=$(MICROPY_DIR) is not a MicroPython checkout: it has no ports/rp2/Makefile \
+	and mpy-cross/Makefile))
+	$(if $(wildcard $(FIRMWARE_BOARD_DIR)/mpconfigboard.h),,$(error BOARD=$(BOARD): there is no \
+	board definition deploy/boards/$(BOARD)/mpconfigboard.h))
+	$(MAKE) -C $(MICROPY_DIR)/mpy-cross BUILD=build
+	$(MAKE) -C $(FIRMWARE_RP2) $(FIRMWARE_ARGS) submodules
+	$(MAKE) -C $(FIRMWARE_RP2) $(FIRMWARE_ARGS)
+	$(PYTHON) deploy/layout.py $(FIRMWARE_BOARD_DIR) $(if $(BOARD_VARIANT),--variant \
+	$(BOARD_VARIANT)) --check $(FIRMWARE_BUILD)/firmware.bin
+	@mkdir -p $(BUILD)/firmware
+	cp $(FIRMWARE_BUILD)/firmware.uf2 $(BUILD)/firmware/$(FIRMWARE_NAME).uf2
+	cp $(FIRMWARE_BUILD)/firmware.bin $(BUILD)/firmware/$(FIRMWARE_NAME).bin
+	@echo "built $(BUILD)/firmware/$(FIRMWARE_NAME).uf2: hold BOOTSEL, plug the Pico in, copy it"
 
 $(BUILD)/mpy/%.mpy: %.py $(STAMP)
 	@mkdir -p $(@D)

@@ -29,7 +29,10 @@ def _options(rack):
 
 
 def candidates(game):
-    """Candidate moves for the player to move (not all legal)."""
+    """Candidate moves for the player to move (not all legal), each once, in a fixed order.
+
+    Each is made only when asked for (a generator): the caller need not hold them all.
+    """
     w = game.profile.width
     size = len(game.board.cells)
     chips = _options(game.racks[game.to_move])
@@ -101,14 +104,17 @@ def _move(width, *placed):
 
 
 def best_move(game):
-    """(move, verdict) with the highest score among the candidates, or (None, None)."""
+    """(move, verdict) with the highest score among the candidates, or (None, None).
+
+    Only the best so far is kept: each candidate is garbage once checked. (Keeping every
+    candidate, e.g. in a set to skip repeats, ran a Pico out of heap: hundreds of moves held
+    among check()'s garbage leave no free block big enough for the set's growing table.
+    `candidates` never repeats a move, and a repeat could not change the choice anyway: it
+    would score the same, and only a strictly higher score replaces the best.)
+    """
     best = None
     best_verdict = None
-    seen = set()
     for move in candidates(game):
-        if move in seen:
-            continue
-        seen.add(move)
         verdict = game.check(move)
         if verdict.legal and (best_verdict is None or verdict.score > best_verdict.score):
             best = move

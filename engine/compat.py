@@ -45,3 +45,17 @@ def gcd(a, b):
     while b:
         a, b = b, a % b
     return a
+
+
+# Where the free heap means something: the rp2 port and CircuitPython on an RP2040. Not
+# CPython, nor the WASI MicroPython of the tests (a 128 MB heap, its collector off).
+_BOARD_PLATFORMS = ("rp2", "RP2040")
+
+
+def mem_free():
+    """Free heap in bytes on a board, or None where the figure would mean nothing."""
+    if sys.platform not in _BOARD_PLATFORMS:
+        return None
+    import gc
+
+    return gc.mem_free()

@@ -4,7 +4,9 @@
 backend (`backend_rp2` on the board, `backend_circuitpython`, or `sim.simboard` in tests)
 and never imports `machine`. `boot()` reads the journal and offers to resume; `step()` is one
 tick of the main loop (firmware/main.py): scan, debounce and identify chips, read the
-buttons, run the turn clock, then redraw the LEDs and the display if anything changed.
+buttons, run the turn clock, then redraw the LEDs and the display if anything changed. The
+LED rail is switched on at the end of boot, and only while the supply allows it
+(firmware/leds.py); when it is kept off the display's alert line and a `power` event say why.
 
 Every backend's loop calls `tick()`, the supervised step: an unexpected exception anywhere in
 a step is reported (a `fault` event, and the display in the board's language), the game is
@@ -34,13 +36,16 @@ FAULT_WINDOW_MS = 10000
 class Hardware:
     """The parts a backend hands the firmware; `reader`/`antenna` are None on a Hall-only board.
 
-    chain: `read()` -> raw presence bytes. reader: `read_uid()`; reader_error: its exception.
-    antenna: `select(square, width)`, `off()`. pixels: `order`, `frame(...)`, `show()` (as
+    chain: `read()` -> raw presence bytes. reader: `read_uid()`, `field_on`, `rf_field(on)`
+    (as drivers/pn532.py); reader_error: its exception. antenna: `select(square, width)`,
+    `off()` (as drivers/antenna.py). pixels: `order`, `frame(...)`, `show()` (as
     drivers/ws2812.py). display: `clear_page`, `text`, `show(first, last)` (as
     drivers/ssd1306.py). buttons: name -> pin. fs: firmware.fsio interface. clock:
     `ticks_ms()`. write: where event lines go. read: `read()` -> the bytes the PC sent
     since the last call (b"" if none), or None where no commands come (firmware/console.py).
-    watchdog: `feed()`, or None.
+    watchdog: `feed()`, or None. led_power: the LED rail switch's ON pin (`value(v)`), or None
+    where the LEDs are always powered. vsys: `vsys()` -> VSYS in millivolts, or None where it
+    cannot be read (firmware/leds.py, "The LED rail").
     """
 
     def __init__(
@@ -60,6 +65,8 @@ class Hardware:
         active_low=True,
         read=None,
         watchdog=None,
+        led_power=None,
+        vsys=None,
     ):
         self.clock = clock
         self.chain = chain
@@ -76,6 +83,8 @@ class Hardware:
         self.active_low = active_low  # presence inputs read low when a magnet is near
         self.read = read
         self.watchdog = watchdog  # `feed()` after every main-loop step, or None
+        self.led_power = led_power
+        self.vsys = vsys
 
 
 class App:
@@ -105,11 +114,13 @@ class App:
         self.journal = Journal(hw.fs, "game")
         self.profile = profile
         self.problems = list(problems)
+        self.leds = Leds(hw.pixels, profile, settings, hw.serpentine, hw.led_power, hw.vsys)
+        # (rail on, why kind) as the event stream last heard it: silence means LEDs on
+        self.power_said = (True, None)
         self.referee = self._referee()
         self.console = Console(hw.read) if hw.read is not None else None
         self.service = None  # a service mode (firmware/service.py) while the PC runs one
         self.upload = None  # [path, characters so far, parts...] of a file the PC sends in parts
-        self.leds = Leds(hw.pixels, profile, settings, hw.serpentine)
         self.screen = Screen(hw.display)
         self.blink_on = False
         self.blink_at = hw.clock.ticks_ms()
@@ -126,6 +137,7 @@ class App:
         ref = R.Referee(self.profile, self.settings, self.clock, self.events, self.journal)
         ref.archive = _ArchiveLink(self.hw.fs)
         ref.settings_problem = bool(self.problems)
+        ref.power = self.leds.why
         return ref
 
     def boot(self):
@@ -141,6 +153,9 @@ class App:
             self.referee.new_game()
             if note is not None:
                 self.referee.note = note  # why there is no game to resume
+        # The LED rail, once everything else has started: on USB the host has configured
+        # the board by now, so the LEDs never draw current before it may (hardware/README.md).
+        self._power(force=True)
         self.refresh(force=True)
         self.events.flush()
 
@@ -237,6 +252,7 @@ class App:
     def step(self):
         """One step of the main loop (unguarded: the loop calls `tick`)."""
         self.steps += 1
+        self._power()
         ref = self.referee
         if self.console is not None:
             for msg in self.console.poll():
@@ -354,6 +370,22 @@ class App:
                 ref.clear_board()
                 return
             self._fresh_game()
+
+    def _power(self, force=False):
+        """Switch the LED rail as the supply allows (firmware/leds.py); when that changes,
+        the display's alert line and the event stream say so, and the LEDs are redrawn."""
+        leds = self.leds
+        if not leds.power(self.clock.ticks_ms(), force):
+            return
+        ref = self.referee
+        ref.power = leds.why
+        ref.dirty = True  # the alert line, and a whole frame once the rail has risen
+        if self.service is not None:
+            self.service.dirty = True
+        said = (leds.on, leds.why[0] if leds.why is not None else None)
+        if said != self.power_said:
+            self.power_said = said
+            self.events.emit("power", "leds", leds.on, "text", leds.why_text())
 
     def refresh(self, force=False, text=False):
         """Redraw what changed: the LEDs when the referee changed or an alert blinks, the

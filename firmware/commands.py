@@ -2,7 +2,7 @@
 
 | cmd | keys | reply keys |
 | --- | --- | --- |
-| hello | | version, game, sensor, players, mode, service |
+| hello | | version, game, sensor, players, mode, service, free (heap bytes, null off a board) |
 | ls | | files: [[path, bytes], ...] (settings, registry, pin maps, profiles, journal, games) |
 | get | path | path, text (JSON files) or hex (binary files) |
 | put | path, text, offset, more | path, restart (true: takes effect at the next start) |
@@ -25,6 +25,7 @@ says at which character of the file it starts (`offset`), and the parts are kept
 most MAX_UPLOAD characters) until the last one arrives. chips.json counts at once.
 """
 
+from engine.compat import mem_free
 from firmware import config, pinmap
 from firmware import settings as S
 from firmware.registry import RegistryError, face_text
@@ -91,6 +92,7 @@ def _hello(app, msg):
         "players", app.settings["players"],
         "mode", ref.mode,
         "service", app.service.name if app.service else None,
+        "free", mem_free(),  # free heap in bytes on a board; null on the simulated board
     )  # fmt: skip
 
 

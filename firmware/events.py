@@ -17,6 +17,12 @@ and so is a value nested deeper than json.dumps goes.
 
 import json
 
+from engine.compat import mem_free
+
+# Events after which a board adds its free heap (`"free"`, bytes; not on CPython or WASI):
+# the boot, and the end of every turn, so `diag` and `watch` show the margin as a game goes.
+_HEAP_KINDS = ("boot", "move", "replace", "pass", "swap")
+
 
 def _finite(value):
     """`value` with every NaN or infinite float in it made None."""
@@ -62,6 +68,10 @@ class EventStream:
         parts = ['{"t": %d, "ev": "%s"' % (t, kind)]
         for k in range(0, len(pairs), 2):
             parts.append(', "%s": %s' % (pairs[k], _dumps(pairs[k + 1])))
+        if kind in _HEAP_KINDS:
+            free = mem_free()
+            if free is not None:
+                parts.append(', "free": %d' % free)
         parts.append("}\n")
         line = "".join(parts)
         if self.keep:

@@ -64,8 +64,11 @@ def run(args):
     seen = {}  # square -> "works", or the fault it showed
     try:
         with Link(args.port) as link:
+            free = link.request("hello").get("free")
             prof = link.profile()
             link.request("diag", on=True)
+            if free is not None:  # a real board; its boot and every turn log it too
+                print("free heap on the board: %d bytes" % free)
             print("Sensor test: lay chips or magnets on the board; Ctrl-C ends it.")
             try:
                 for ev in link.events(args.seconds):

@@ -43,6 +43,11 @@ def board_lines(game, pending=()):
     return out
 
 
+def _free(ev):
+    """What a real board says of its free heap after a turn (not the simulated board)."""
+    return "" if ev.get("free") is None else " (free heap %d B)" % ev["free"]
+
+
 def describe(ev):
     """One readable line for an event, or None for those drawn otherwise."""
     kind = ev["ev"]
@@ -55,9 +60,9 @@ def describe(ev):
             return "  would score %d" % ev["score"]
         return "  not legal: %s" % ", ".join(ev["codes"])
     if kind in ("move", "replace"):
-        return "P%d %s %s: %d points, totals %s" % (
+        return "P%d %s %s: %d points, totals %s%s" % (
             ev["player"], "plays" if kind == "move" else "replaces", ev["move"], ev["score"],
-            ev["totals"],
+            ev["totals"], _free(ev),
         )  # fmt: skip
     if kind in ("pass", "timeout", "bonus_turn"):
         return "P%d: %s" % (ev["player"], kind.replace("_", " "))

@@ -48,8 +48,9 @@ YIELD_S = 0.0005  # the loop's pause between steps when it is behind, so request
 
 
 def populate(root, game="calculissimo", overwrite=False):
-    """Make `root` a freshly flashed board: pin maps, profiles, settings and the factory
-    registry of the simulated chips' tags. Files already there are kept unless `overwrite`."""
+    """Make `root` a freshly flashed board: pin maps, profiles, settings (the game, and a
+    supply that lights the LEDs) and the factory registry of the simulated chips' tags. Files
+    already there are kept unless `overwrite`."""
     from engine import profile as P
 
     for folder in ("pins", "profiles"):
@@ -61,7 +62,9 @@ def populate(root, game="calculissimo", overwrite=False):
     settings = os.path.join(root, "settings.json")
     if overwrite or not os.path.exists(settings):
         with open(settings, "w", encoding="utf-8") as f:
-            json.dump({"game": game}, f)
+            # On USB with a MicroPython built to declare 500 mA, so the LEDs light (with the
+            # stock 250 mA the board keeps them off and says why: hardware/README.md).
+            json.dump({"game": game, "current_ma": 500}, f)
     chips = os.path.join(root, "chips.json")
     if overwrite or not os.path.exists(chips):
         registry = {}

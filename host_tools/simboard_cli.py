@@ -162,9 +162,13 @@ def record_script(data, profile):
     return lines
 
 
+# On USB with a MicroPython built to declare 500 mA, so the LEDs light (hardware/README.md).
+USB_500 = {"current_ma": 500}
+
+
 def main(script=None, out=print, game="calculissimo"):
     if game == "calculissimo":
-        board = SimBoard(P.load(str(PROFILE)), {"players": 4, "turn_seconds": 0})
+        board = SimBoard(P.load(str(PROFILE)), {"players": 4, "turn_seconds": 0, **USB_500})
         lines = demo()
         title = "The rulebook game on the simulated board (firmware on the twins)."
     else:
@@ -173,7 +177,8 @@ def main(script=None, out=print, game="calculissimo"):
         profile = P.load(str(PROFILE.parent / (game + ".json")))
         with open(replay.REPO / "tests" / "data" / (game + ".json"), encoding="utf-8") as f:
             data = json.load(f)
-        board = SimBoard(profile, {"players": data["players"], "turn_seconds": 0, "game": game})
+        opts = {"players": data["players"], "turn_seconds": 0, "game": game, **USB_500}
+        board = SimBoard(profile, opts)
         lines = record_script(data, profile)
         title = "A %s game on the simulated board (tests/data/%s.json)." % (game, game)
     board.boot()

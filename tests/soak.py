@@ -303,6 +303,9 @@ class Soak:
             "precedence": "mul_first" if r.random() < 0.2 else "standard",
             "settle_ms": r.choice((300, 300, 200, 450)),
             "debounce_scans": r.choice((3, 3, 2, 4)),
+            # The supply, from the seed and not from `r` (the sessions stay as they were):
+            # stock USB (LEDs off, the board says why), USB at 500 mA, the 4 A barrel supply.
+            "current_ma": (250, 500, 3600)[seed % 3],
         }
         self.players = self.settings["players"]
         self.options = {

@@ -70,7 +70,7 @@ def test_config_show_set_refuse_and_restart(capsys, board):
     status, out, err = run_cli(capsys, "config", "set", "players=9", "--port", port)
     assert status == 1 and "refused: players must be 1 to 4" in err
     with open(board.root + "/settings.json", encoding="utf-8") as f:
-        assert json.load(f) == {"game": "calculissimo"}  # untouched
+        assert json.load(f) == {"game": "calculissimo", "current_ma": 500}  # untouched
     status, out, _ = run_cli(
         capsys, "config", "set", "players=3", "names=Ana,Rui,Eva", "language=fr", "--restart",
         "--port", port,
@@ -78,7 +78,8 @@ def test_config_show_set_refuse_and_restart(capsys, board):
     assert status == 0 and "restarting" in out
     with open(board.root + "/settings.json", encoding="utf-8") as f:
         assert json.load(f) == {
-            "game": "calculissimo", "players": 3, "names": ["Ana", "Rui", "Eva"], "language": "fr"
+            "game": "calculissimo", "current_ma": 500, "players": 3, "names": ["Ana", "Rui", "Eva"],
+            "language": "fr",
         }  # fmt: skip
     deadline = time.monotonic() + 5
     while board.boots < 2 and time.monotonic() < deadline:

@@ -29,7 +29,7 @@ FIRST_MOVE = [("D8", "9"), ("E8", "+"), ("F8", "6"), ("G8", "÷"), ("H8", "2")]
 @pytest.fixture
 def site(tmp_path):
     live = LiveBoard(tmp_path / "flash")
-    live.run(100)
+    live.run(200)  # booted, and the LED rail has risen (firmware/leds.py RAIL_RISE_MS)
     server = websim.make_server(live, 0)
     thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
     thread.start()
@@ -233,7 +233,7 @@ def test_sim_command_serves_the_board_until_ctrl_c(tmp_path):
         finally:
             os.close(fd)
         proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=10)
+        out, err = proc.communicate(timeout=30)
     finally:
         if proc.poll() is None:
             proc.kill()

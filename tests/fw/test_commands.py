@@ -5,6 +5,7 @@ import json
 
 from firmware import archive, journal
 from firmware.archive import Archive
+from firmware.leds import RAIL_RISE_MS
 from firmware.sim.memfs import MemFS
 from firmware.sim.simboard import SimBoard
 from tests.engine.checks import eq
@@ -155,6 +156,7 @@ def test_enrolment_maps_each_new_tag_to_the_face_the_pc_names():
 
 def test_sensor_test_lights_what_it_senses_and_the_game_then_sees_the_chips():
     board = new_board({"players": 2})
+    board.run(RAIL_RISE_MS)  # the LED rail, switched on at the end of boot, has risen
     eq(cmd(board, "diag", on=True)["service"], "diag")
     board.chain.set(sq("C3"), True)  # a magnet alone: white at once, before any read
     board.run(60)

@@ -1,0 +1,260 @@
+"""Run the tests/engine and tests/fw test modules on the real Pico firmware, on an emulated chip.
+
+The stock MicroPython v1.27.0 image for the Raspberry Pi Pico runs on an emulated RP2040
+(tools/rp2emu.py: rp2040js under Node), with the board's files as `host_tools flash` lays them
+out, compiled with mpy-cross, and the test modules beside them. The heap is the stock one
+(246,016 B) with the collector on, so a module that needs more memory than a Pico has, or that
+splinters it, fails here with MemoryError.
+
+One pytest test per module, with the checks of tests/test_micropython.py: it fails if any test
+failed on the Pico, if the run died before the end (an exception at import, MemoryError
+outside a test, the cycle or time budget), or if the set of tests that ran differs from what
+pytest collects. Each module runs after a soft reset, so on a fresh heap; before it runs, the
+repository modules it imports at load time are imported one by one, leaves first, with a
+collection after each (what a module's loading leaves behind is then freed before the next
+one's code is laid down, so it does not splinter the heap among the code).
+
+The modules run on several emulated Picos at once (one Node process each: RP2EMU_JOBS, by
+default the machine's CPU count, at least 2), the slowest first. The first test to ask starts
+them all; each test waits for its own module. The figures of every run (emulated cycles, the
+lowest free heap seen just after a collection, free heap after boot and after the imports)
+are written to build/rp2emu/report.json.
+
+Without Node.js, rp2040js (`npm ci --prefix tools`, which `make test` runs) or ../shared/rp2,
+the tests are skipped, except on CI (CI set), where they fail.
+
+Some modules or tests are left out unless RP2EMU_ALL=1: see LEFT_OUT, with the reason for
+each (measured on the emulator; they take too long for `make test`, or do not fit the heap).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import threading
+import time
+from concurrent.futures import Future
+
+import pytest
+
+from tests import mpyhost
+from tests.test_micropython import MODULE_FILES, name_mismatch
+from tools import rp2emu
+
+MODULES = [mpyhost.module_name(p) for p in MODULE_FILES]
+HEAP_MARK = "RP2EMU-HEAP"
+
+# Emulated cycles (125 a microsecond) allowed per module; the emulator does about 50 M a wall
+# second. Default, and the modules that need more.
+MODULE_CYCLES = 40_000_000_000
+CYCLES = {"tests.engine.test_game": 20_000_000_000}  # the seeded self-play: ~10 G
+MODULE_TIMEOUT_S = 900.0
+
+# Left out unless RP2EMU_ALL=1: "module" (the whole module) or "module::test", and why.
+# The whole-board modules build SimBoards: the firmware, the engine, the simulated parts and
+# the tests all loaded from .mpy files into RAM leave about 84 KB free after the imports, and
+# a board's buffers (the console's 1,024 B line, the LED frame, a registry's table) then
+# cannot find a contiguous block once a few boards have come and gone: MemoryError, measured
+# 2026-11-24 (tests/test_pico.py report: lowest free after a collection 37-49 KB, but in
+# pieces). The firmware alone boots on the stock image (main.py, tools/picobench.py). With
+# RP2EMU_ALL=1 these run here too (and show the MemoryErrors); they pass on MicroPython (WASI)
+# in tests/test_micropython.py, whose heap hides the limit.
+_BOARD_HEAP = "SimBoard tests splinter the stock heap with the twins' and tests' code in RAM"
+LEFT_OUT: dict[str, str] = {
+    "tests.fw." + name: _BOARD_HEAP
+    for name in [
+        "test_antenna",
+        "test_board",
+        "test_calqable_board",
+        "test_commands",
+        "test_edge_cases",
+        "test_faults",
+        "test_faults_end",
+        "test_feedback",
+        "test_flow",
+        "test_input_faults",
+        "test_power",
+        "test_sh1106",
+        "test_supervisor",
+    ]
+}
+
+ALL = os.environ.get("RP2EMU_ALL", "") not in ("", "0")
+
+
+def left_out(modname: str) -> tuple[str | None, list[str]]:
+    """(why the whole module is left out, or None; the tests of it left out)."""
+    if ALL:
+        return None, []
+    tests = [key.split("::", 1)[1] for key in LEFT_OUT if key.startswith(modname + "::")]
+    return LEFT_OUT.get(modname), tests
+
+
+def script(modname: str, skip: list[str]) -> str:
+    """The code the Pico runs for one module: imports leaves first, the figures, the tests."""
+    order = rp2emu.import_order(modname)
+    return (
+        rp2emu.prelude()
+        + "import gc\n"
+        + "gc.collect()\n"
+        + "_boot = gc.mem_free()\n"
+        + f"for _m in {order!r}:\n"
+        + "    __import__(_m)\n"
+        + "    gc.collect()\n"
+        + f'print(\'{HEAP_MARK} {{"boot": %d, "imports": %d}}\' % (_boot, gc.mem_free()))\n'
+        + "from tests import mpyunit\n"
+        + f"mpyunit.run_module({modname!r}, {tuple(skip)!r})\n"
+    )
+
+
+def heap_figures(stdout: str) -> dict:
+    for line in stdout.splitlines():
+        if line.startswith(HEAP_MARK + " "):
+            return json.loads(line[len(HEAP_MARK) + 1 :])
+    return {}
+
+
+def workers() -> int:
+    jobs = os.environ.get("RP2EMU_JOBS")
+    return max(1, int(jobs)) if jobs else max(2, os.cpu_count() or 1)
+
+
+class Runs:
+    """Every module to run, spread over a few emulated Picos; a Future per module."""
+
+    def __init__(self, modules: list[str]) -> None:
+        self.image = rp2emu.build_image()
+        self.futures: dict[str, Future] = {m: Future() for m in modules}
+        self.report: dict[str, dict] = {}
+        self.lock = threading.Lock()
+        self.todo: queue.Queue[str] = queue.Queue()
+        # The slowest first, so that they do not start last.
+        for modname in sorted(modules, key=lambda m: -CYCLES.get(m, 0)):
+            self.todo.put(modname)
+        self.threads = [threading.Thread(target=self.work, daemon=True) for _ in range(workers())]
+        self.started = time.monotonic()
+        for thread in self.threads:
+            thread.start()
+
+    def work(self) -> None:
+        pico = None
+        try:
+            while True:
+                try:
+                    modname = self.todo.get_nowait()
+                except queue.Empty:
+                    return
+                future = self.futures[modname]
+                try:
+                    if pico is None:
+                        pico = rp2emu.Pico(self.image, heap_watch=True)
+                    _, skip = left_out(modname)
+                    budget = CYCLES.get(modname, MODULE_CYCLES)
+                    result = pico.run(script(modname, skip), budget, MODULE_TIMEOUT_S)
+                except Exception as exc:  # noqa: BLE001 - handed to the module's test
+                    future.set_exception(exc)
+                    continue
+                self.note(modname, result, pico.boot)
+                future.set_result(result)
+        finally:
+            if pico is not None:
+                pico.close()
+
+    def note(self, modname: str, result: rp2emu.Result, boot: dict) -> None:
+        with self.lock:
+            self.report[modname] = {
+                "stopped": result.stopped,
+                "cycles": result.cycles,
+                "wall_s": round(result.wall_s, 1),
+                "heap_low": result.heap_low,
+                "collections": result.collections,
+                **heap_figures(result.stdout),
+            }
+            done = {
+                "seconds": round(time.monotonic() - self.started, 1),
+                "workers": len(self.threads),
+                "boot_us_to_raw_repl": boot.get("us_to_raw_repl"),
+                "modules": self.report,
+            }
+            path = rp2emu.BUILD / "report.json"
+            path.write_text(json.dumps(done, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def runs(request) -> Runs:
+    """Starts the modules of every test of this file that pytest selected."""
+    try:
+        rp2emu.node_command()
+    except rp2emu.Rp2emuError as exc:
+        why = f"the emulated Pico cannot run: {exc}"
+        if os.environ.get("CI"):  # .ci/run installs Node.js, `make test` runs npm ci
+            pytest.fail(why + " (CI is set)", pytrace=False)
+        pytest.skip(why)
+    selected = {
+        item.callspec.params["modname"]
+        for item in request.session.items
+        if item.module is request.module and hasattr(item, "callspec")
+    }
+    wanted = [m for m in MODULES if m in selected and left_out(m)[0] is None]
+    return Runs(wanted)
+
+
+@pytest.fixture(scope="module")
+def pytest_view() -> mpyhost.Collected:
+    return mpyhost.pytest_collect(MODULE_FILES)
+
+
+def describe(modname: str, result: rp2emu.Result, run: mpyhost.Parsed) -> str:
+    """The failures and what else the Pico said, for a failure message."""
+    parts = []
+    if run.unfinished is not None:
+        parts.append(f"DIED on the Pico: {modname}::{run.unfinished} never finished")
+    for r in run.records:
+        if not r["ok"]:
+            parts.append(f"FAILED on the Pico: {modname}::{r['test']} - {r['error']}")
+            if r.get("traceback"):
+                parts.append(r["traceback"].rstrip())
+    heap = heap_figures(result.stdout)
+    parts.append(
+        f"stopped: {result.stopped}; {result.cycles:,} cycles ({result.us / 1e6:.1f} s of chip "
+        f"time, {result.wall_s:.0f} s here); free heap after boot {heap.get('boot')}, after "
+        f"the imports {heap.get('imports')}, lowest after a collection {result.heap_low}"
+    )
+    printed = [line for line in result.stdout.splitlines() if not line.startswith("MPYUNIT")]
+    parts.append("--- stdout (without MPYUNIT lines) ---\n" + "\n".join(printed))
+    parts.append("--- stderr ---\n" + result.stderr)
+    return "\n".join(parts)
+
+
+@pytest.mark.parametrize("modname", MODULES)
+def test_module_on_the_pico(modname, runs, pytest_view):
+    why, skip = left_out(modname)
+    if why is not None:
+        pytest.skip(f"left out of make test (RP2EMU_ALL=1 runs it): {why}")
+    result = runs.futures[modname].result()
+    run = mpyhost.parse(result.stdout)
+
+    problems = []
+    if result.stopped != "done":
+        problems.append(f"the run was stopped ({result.stopped})")
+    elif run.done is None:
+        problems.append("the run died before the end")
+    failures = [r for r in run.records if not r["ok"]]
+    if failures:
+        problems.append(f"{len(failures)} test(s) failed")
+    if run.done is not None:
+        ran = [r["test"] for r in run.records]
+        if len(ran) != len(set(ran)) or len(ran) != run.done["tests"]:
+            problems.append(f"inconsistent records: {ran} vs {run.done}")
+        mismatch = name_mismatch(modname, ran + skip, pytest_view)
+        if mismatch is not None:
+            problems.append(mismatch)
+    if problems:
+        pytest.fail(
+            f"{modname} on the Pico: "
+            + "; ".join(problems)
+            + "\n\n"
+            + describe(modname, result, run),
+            pytrace=False,
+        )
