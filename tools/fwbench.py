@@ -29,9 +29,9 @@ class Meter:
             setattr(self, name, self._wrap(getattr(target, name)))
 
     def _wrap(self, method):
-        def call(*args):
+        def call(*args, **kw):
             a = fuel()
-            result = method(*args)
+            result = method(*args, **kw)
             b = fuel()
             self.spent += a - b
             self.calls += 1
@@ -95,7 +95,8 @@ def _rulebook_board():
 
     with open("/input/hardware/profiles/calculissimo.json") as f:
         prof = Profile(json.load(f))
-    board = SimBoard(prof, {"players": 4, "turn_seconds": 0})
+    # 500 mA: a MicroPython that declares it (the stock 250 mA keeps the LEDs off)
+    board = SimBoard(prof, {"players": 4, "turn_seconds": 0, "current_ma": 500})
     board.boot()
     board.run(50)
     return board
@@ -144,8 +145,11 @@ def sense_to_led():
         board.place(squares.parse(name, 15, 15), face)
     app = board.app
     # Meter every twin the drivers talk to; note the fuel when the LED frame is sent.
-    spi = Meter(board.chain, ("readinto",))
+    # SPI0 carries the presence chain's reads and the antenna switches' writes.
+    spi = Meter(board.spi, ("readinto", "write", "init"))
     app.hw.chain.spi = spi
+    if app.sensing.antenna is not None:
+        app.sensing.antenna._spi = spi
     i2c = Meter(board.i2c, ("writeto", "writevto", "readfrom_into", "readfrom"))
     app.sensing.reader._i2c = i2c
     app.hw.display.i2c = i2c
