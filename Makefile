@@ -31,9 +31,12 @@ MPY_OUT = $(patsubst %.py,$(BUILD)/mpy/%.mpy,$(MPY_SRC))
 
 venv: $(STAMP)
 
-$(STAMP): requirements-dev.txt
+# The project itself is installed too (editable): `.venv/bin/smartboard` runs the host tools
+# from any folder, and follows the checkout as it changes.
+$(STAMP): requirements-dev.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(VENV_PYTHON) -m pip install --disable-pip-version-check -r requirements-dev.txt
+	$(VENV_PYTHON) -m pip install --disable-pip-version-check --no-deps -e .
 	touch $@
 
 test: $(STAMP) $(NODE_MODULES)

@@ -41,8 +41,9 @@ class Turn:
 class Record:
     """A validated record; `end_racks` is None or one list of face texts per player."""
 
-    def __init__(self, game, players, options, profile, turns, end_racks, first=0):
+    def __init__(self, game, players, options, profile, turns, end_racks, first=0, names=None):
         self.game = game
+        self.names = names  # an added key: the players' names, or None
         self.players = players
         self.first = first  # 0-based; the record's optional "first" key is 1-based
         self.options = options
@@ -81,7 +82,14 @@ def read(data, width=15, height=15):
     first = data.get("first", 1)  # an added key: who won the setup draw (default player 1)
     if not _is_int(first) or not 1 <= first <= players:
         raise RecordError("'first' must be a player number 1 to %d" % players, ("first",))
-    return Record(game, players, dict(options), profile, out, racks, first - 1)
+    names = data.get("names")  # an added key: the players' names, in playing order
+    if names is not None and (
+        not isinstance(names, list)
+        or len(names) > players
+        or not all(isinstance(n, str) for n in names)
+    ):
+        raise RecordError("'names' must be a list of at most %d names" % players, ("names",))
+    return Record(game, players, dict(options), profile, out, racks, first - 1, names)
 
 
 def _read_turn(turn, path, width, height):

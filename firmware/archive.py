@@ -4,7 +4,8 @@ When a game ends, its final snapshot (engine/snapshot.py) and what the snapshot 
 say go to `games/NNN.dat`, numbered up from 001, as a journal record (firmware/journal.py:
 magic, length, CRC-32), written to a `.new` file and renamed into place. The payload is:
   snapshot length (u16, big-endian)  snapshot bytes  JSON text:
-  {"game": "calculissimo", "profile": "...", "racks": [["5", "+"], []]}
+  {"game": "calculissimo", "profile": "...", "racks": [["5", "+"], []], "names": ["Ana", "Rui"]}
+(`names` only when the settings name the players.)
 The racks are needed to write a game record whose replay gives the same penalties
 (GAME_RECORD.md `end.racks`); the snapshot keeps only the points. The oldest games are
 removed beyond `keep`, so the flash never fills with old games.

@@ -535,6 +535,8 @@ class Referee:
         penalties = game.finish(racks)
         self.events.emit("game_over", "penalties", penalties, "totals", game.totals())
         about = {"game": self.profile.game, "profile": self.profile.name, "racks": racks}
+        if self.settings["names"]:  # a record names its players (host_tools games export)
+            about["names"] = list(self.settings["names"])[: game.players]
         # Archived first: a power cut before the journal says "finished" only means the end
         # is counted again (the archive ignores the same game twice); the other order could
         # leave a finished game in the journal that no archive holds.

@@ -8,6 +8,7 @@ stop another from running.
 
 import argparse
 import importlib
+import os
 import sys
 
 # The order `--help` lists them in.
@@ -20,7 +21,10 @@ def _module(name):
 
 def _parser():
     parser = argparse.ArgumentParser(
-        prog="python -m host_tools", description="Flash, configure and play the smart board."
+        prog=os.path.basename(sys.argv[0])
+        if sys.argv[0].endswith("smartboard")
+        else "python -m host_tools",
+        description="Flash, configure and play the smart board.",
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in COMMANDS:
@@ -37,7 +41,16 @@ def main(argv=None):
         sys.stdout.reconfigure(encoding="utf-8")  # type: ignore[union-attr]
     except (AttributeError, ValueError):
         pass
-    return _module(args.command).run(args)
+    try:
+        status = _module(args.command).run(args)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # The reader went away (`replay FILE | head -1`): not an error of this command. Point
+        # stdout at nothing so that Python's own flush at exit does not raise again.
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        return 0
+    return status
 
 
 if __name__ == "__main__":

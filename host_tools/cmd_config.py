@@ -49,6 +49,45 @@ def check(text):
     return S.load(text)[0], problems("settings.json", text)
 
 
+def _refusal(problem):
+    """A problem in the words of a refusal: the boot's "ignored" and "default kept" say what
+    a board does with a bad file it finds, but a file the PC checks is refused whole."""
+    problem = problem.split("; default")[0]
+    return problem.removesuffix(" ignored")
+
+
+def located(path, text):
+    """The problems of a settings file's text, each as "PATH line N: problem" (the line of the
+    setting it is about, or of the JSON error), in the board's words of refusal; with `path`
+    None (settings the command line made), the problems alone."""
+    from firmware import settings as S
+    from host_tools.jsonpos import line_of
+
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        where = "%s line %d column %d" % (path, exc.lineno, exc.colno)
+        return ["%s: not valid JSON (%s)" % (where, exc.msg)]
+    except RecursionError:
+        return ["%s: nested too deeply" % path]
+    out = []
+    said = set()
+    if isinstance(data, dict):
+        for key in data:  # each setting's own problems, at its line
+            for p in S.validate({key: data[key]})[1]:
+                p = _refusal(p)
+                said.add(p)
+                if path is None:
+                    out.append(p)
+                else:
+                    out.append("%s line %d: %s" % (path, line_of(text, (key,)), p))
+    for p in check(text)[1]:  # the board's whole verdict: anything not said yet
+        p = _refusal(p)
+        if p not in said:
+            out.append(p if path is None else "%s: %s" % (path, p))
+    return out
+
+
 def _fail(message):
     print("config: %s" % message, file=sys.stderr)
     return 2
@@ -63,11 +102,13 @@ def _read_local(path):
 
 
 def _validate(path):
-    settings, problems = check(_read_local(path))
+    text = _read_local(path)
+    problems = located(path, text)
     for p in problems:
-        print("%s: %s" % (path, p))
+        print(p)
     if problems:
         return 1
+    settings = check(text)[0]
     print(
         "%s: good (%s)"
         % (path, ", ".join("%s=%s" % (k, json.dumps(settings[k])) for k in settings))
@@ -94,8 +135,8 @@ def _board_settings(link):
     return data, S.load(text)
 
 
-def _push(link, text, restart):
-    problems = check(text)[1]
+def _push(link, text, restart, path=None):
+    problems = located(path, text)
     if problems:
         for p in problems:
             print("refused: %s" % p, file=sys.stderr)
@@ -167,7 +208,7 @@ def _on_board(link, args):
     if action == "push":
         if len(rest) != 1:
             return _fail("push needs one FILE")
-        return _push(link, _read_local(rest[0]), args.restart)
+        return _push(link, _read_local(rest[0]), args.restart, rest[0])
     data, (settings, problems) = _board_settings(link)
     if action == "pull":
         return _output(json.dumps(data, indent=2, ensure_ascii=False), rest[0] if rest else None)

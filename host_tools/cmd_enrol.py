@@ -3,14 +3,15 @@
 The board goes into its enrolment mode (firmware/service.py). For each chip of the game's
 set, in turn, the PC says which face comes next ("Lay a 7 (2 of 6)"); the player lays any
 chip with that face on any square, the board reads its tag, enrols it, and saves its
-registry (chips.json) at once. The PC keeps its own copy too (`--save FILE`, default
-`chips-<game>.json`), written after every chip, so a board whose registry was lost gets it
+registry (chips.json) at once. The PC keeps its own copy too (`--save FILE`, by default
+`chips-<game>.json` in the PC's data folder: $SMARTBOARD_HOME, else ~/.local/share/smartboard
+on Linux, host_tools.data_dir()), written after every chip, so a board whose registry was lost gets it
 back with `enrol --restore FILE` instead of enrolling every chip again.
 
   enrol                      every chip of the board's game, face by face
   enrol --faces 7,7,+        only these chips
   enrol --check              enrol nothing: say what each chip laid is (its tag and face)
-  enrol --restore FILE       write the PC's copy back to the board (checked first)
+  enrol --restore [FILE]     write the PC's copy back to the board (checked first)
 
 A tag already enrolled as another face is re-enrolled, and the PC says what it was. Chips
 can be lifted as soon as they are read; BACK on the board, or Ctrl-C here, stops.
@@ -19,6 +20,8 @@ can be lifted as soon as they are read; BACK on the board, or Ctrl-C here, stops
 import json
 import os
 import sys
+
+from host_tools import data_dir, n_chips
 
 HELP = "map chips' NFC tags to their faces (lay them one by one)"
 
@@ -32,7 +35,13 @@ def add_arguments(cmd):
         "--timeout", type=float, default=600, help="seconds to wait for each chip (600)"
     )
     cmd.add_argument("--seconds", type=float, help="with --check: stop after this long")
-    cmd.add_argument("--restore", metavar="FILE", help="write a saved registry to the board")
+    cmd.add_argument(
+        "--restore",
+        metavar="FILE",
+        nargs="?",
+        const="",
+        help="write a saved registry to the board (default: the PC's copy for its game)",
+    )
 
 
 def chip_list(profile):
@@ -122,7 +131,9 @@ def _enrol(link, wanted, save, timeout):
             print("%s, tag %s%s" % (ev["square"], uid, note))
     finally:
         link.request("enrol", stop=True)
-    print("%d chips enrolled; the board saved chips.json, and %s holds a copy" % (len(mine), save))
+    print(
+        "%s enrolled; the board saved chips.json, and %s holds a copy" % (n_chips(len(mine)), save)
+    )
     return 0
 
 
@@ -130,14 +141,18 @@ def _restore(link, path):
     from firmware.commands import problems
     from firmware.registry import loads
 
-    with open(path, encoding="utf-8") as f:
-        text = f.read()
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except OSError as err:
+        print("enrol: cannot read %s: %s" % (path, err.strerror or err), file=sys.stderr)
+        return 2
     bad = problems("chips.json", text)  # the board's own check
     if bad:
         print("enrol: %s: %s" % (path, "; ".join(bad)), file=sys.stderr)
         return 2
     link.write_file("chips.json", text)
-    print("%d chips written to the board's chips.json, in use at once" % len(loads(text)))
+    print("%s written to the board's chips.json, in use at once" % n_chips(len(loads(text))))
     return 0
 
 
@@ -154,8 +169,9 @@ def run(args):
                     file=sys.stderr,
                 )
                 return 2
-            if args.restore:
-                return _restore(link, args.restore)
+            if args.restore is not None:  # no FILE: the PC's own copy for this game
+                saved = os.path.join(data_dir(), "chips-%s.json" % game)
+                return _restore(link, args.restore or saved)
             if args.check:
                 return _check(link, args.seconds)
             if args.faces:
@@ -168,7 +184,7 @@ def run(args):
                     return 2
             else:
                 wanted = chip_list(link.profile(game))
-            save = args.save or "chips-%s.json" % game
+            save = args.save or os.path.join(data_dir(), "chips-%s.json" % game)
             return _enrol(link, wanted, save, args.timeout)
     except LinkError as err:
         print("enrol: %s" % err, file=sys.stderr)

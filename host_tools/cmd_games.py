@@ -85,12 +85,34 @@ def decode(data, game=None, profile_of=None):
         raise GameFileError(str(err))
 
 
-def to_record(game, about):
-    """The game record (GAME_RECORD.md) of a saved game."""
+def record_text(data):
+    """A game record as compact, readable JSON: the header on one line each, one turn a line."""
+    dump = lambda value: json.dumps(value, ensure_ascii=False)
+    lines = ["{"]
+    keys = [k for k in data if k not in ("turns", "end")]
+    for key in keys:
+        lines.append("  %s: %s," % (dump(key), dump(data[key])))
+    turns = data.get("turns", [])
+    lines.append('  "turns": [')
+    for k, turn in enumerate(turns):
+        lines.append("    %s%s" % (dump(turn), "," if k < len(turns) - 1 else ""))
+    lines.append("  ]" + ("," if "end" in data else ""))
+    if "end" in data:
+        lines.append('  "end": %s' % dump(data["end"]))
+    lines.append("}")
+    return "\n".join(lines)
+
+
+def to_record(game, about, names=None):
+    """The game record (GAME_RECORD.md) of a saved game, with the players' names (an added
+    key GAME_RECORD.md allows): those archived with the game, else `names`."""
     from engine import record
     from host_tools import replay
 
     data = record.write(game, racks=about.get("racks"))
+    names = about.get("names") or names
+    if names:
+        data["names"] = [str(n) for n in names][: game.players]
     local = replay.profile_file(game.profile.game, "default")
     with open(local, encoding="utf-8") as f:
         if json.load(f).get("name") == game.profile.name:
@@ -162,6 +184,21 @@ def _list(link):
     return 0
 
 
+def _names(link):
+    """The players' names in the board's settings (for a game that does not carry its own),
+    or None without a board."""
+    if link is None:
+        return None
+    from firmware import settings as S
+    from host_tools.link import LinkError
+
+    try:
+        text = link.read_file("settings.json")
+    except LinkError:
+        return None
+    return S.load(text)[0].get("names") or None
+
+
 def _pull(link, names, folder):
     if not names:
         names = [f[0] for f in link.request("ls")["files"] if f[0].startswith("games/")]
@@ -195,14 +232,15 @@ def run(args):
             print("games: %s needs one game" % args.action, file=sys.stderr)
             return 2
         game, about, label = _load(names[0], link, args)
-        data = to_record(game, about)
+        # a game in progress (the journal) carries no names: the board's settings name them
+        data = to_record(game, about, _names(link) if "profile" not in about else None)
         record, lines = check(game, data)
         if args.action == "replay":
             from host_tools import sheet
 
             print("\n".join(sheet.render(record, lines)))
             return 0
-        text = json.dumps(data, indent=1, ensure_ascii=False)
+        text = record_text(data)
         if args.out:
             with open(args.out, "w", encoding="utf-8") as f:
                 f.write(text + "\n")

@@ -48,9 +48,25 @@ def _free(ev):
     return "" if ev.get("free") is None else " (free heap %d B)" % ev["free"]
 
 
-def describe(ev):
-    """One readable line for an event, or None for those drawn otherwise."""
+def _reasons(codes):
+    """The reason codes in the words the board's display uses (firmware/i18n.py)."""
+    from firmware.i18n import reason
+
+    return ", ".join(reason("en", code) for code in codes)
+
+
+# Events that are the PC's own traffic or a service mode's detail: not part of the game's story.
+QUIET = ("reply", "sensor", "tag", "service", "recount")
+
+
+def describe(ev, names=()):
+    """One readable line for an event, or None for those drawn otherwise or not worth a line.
+    `names`: the players' names from the board's settings (else P1, P2...)."""
+    from host_tools import n_chips
+
     kind = ev["ev"]
+    p = ev.get("player")
+    who = names[p - 1] if isinstance(p, int) and 0 < p <= len(names) else "P%s" % p
     if kind == "placed":
         return "%s: %s laid" % (ev["square"], ev["face"] if ev["face"] is not None else "a chip")
     if kind == "lifted":
@@ -58,25 +74,50 @@ def describe(ev):
     if kind == "preview":
         if ev["legal"]:
             return "  would score %d" % ev["score"]
-        return "  not legal: %s" % ", ".join(ev["codes"])
+        return "  not legal: %s" % _reasons(ev["codes"])
     if kind in ("move", "replace"):
-        return "P%d %s %s: %d points, totals %s%s" % (
-            ev["player"], "plays" if kind == "move" else "replaces", ev["move"], ev["score"],
-            ev["totals"], _free(ev),
+        return "%s %s %s: %d points, totals %s%s" % (
+            who, "plays" if kind == "move" else "replaces", ev["move"], ev["score"],
+            " / ".join(str(t) for t in ev["totals"]), _free(ev),
         )  # fmt: skip
-    if kind in ("pass", "timeout", "bonus_turn"):
-        return "P%d: %s" % (ev["player"], kind.replace("_", " "))
+    if kind == "pass":
+        return "%s passes" % who
+    if kind == "timeout":
+        return "%s ran out of time" % who
+    if kind == "bonus_turn":
+        return "bonus turn for %s" % who
     if kind == "swap":
-        return "P%d swaps %d chips" % (ev["player"], ev["count"])
+        return "%s swaps %s" % (who, n_chips(ev["count"]))
     if kind == "illegal":
-        return "P%d: illegal (%s)" % (ev["player"], ", ".join(ev["codes"]))
+        return "%s: not legal (%s)" % (who, _reasons(ev["codes"]))
     if kind == "game_over":
-        return "Game over: totals %s (penalties %s)" % (ev["totals"], ev["penalties"])
-    if kind == "reply":
+        totals = " / ".join(str(t) for t in ev["totals"])
+        return "Game over: %s (penalties %s)" % (totals, " / ".join(map(str, ev["penalties"])))
+    if kind == "button":
+        return "%s pressed" % str(ev.get("name", "?")).upper()
+    if kind == "new_game":
+        return "New game, %d players" % ev.get("players", 0)
+    if kind == "boot":
+        return "The board started (%s)%s" % (ev.get("game"), _free(ev))
+    if kind == "resume":
+        return "The saved game is back (%d turns played)" % ev.get("turns", 0)
+    if kind == "missing":
+        return "Put the chip back on %s" % ev.get("square")
+    if kind == "restored":
+        return "%s is back" % ev.get("square")
+    if kind == "wrong_chip":
+        return "%s holds %s, not %s" % (ev.get("square"), ev.get("face"), ev.get("want"))
+    if kind == "unknown_chip":
+        return "Unknown chip on %s (not enrolled)" % ev.get("square")
+    if kind == "tally":
+        return "%s still held %s" % (who, ev.get("face"))
+    if kind in QUIET:
         return None
+    if "text" in ev:  # problems and notes carry their own words
+        return "%s: %s" % (kind.replace("_", " "), ev["text"])
     keys = ", ".join("%s %s" % (k, json.dumps(v, ensure_ascii=False)) for k, v in ev.items()
                      if k not in ("t", "ev"))  # fmt: skip
-    return "%s%s" % (kind, ": " + keys if keys else "")
+    return "%s%s" % (kind.replace("_", " "), ": " + keys if keys else "")
 
 
 class Watcher:
@@ -89,12 +130,14 @@ class Watcher:
         self.game = None
         self.checked = 0
         self.mismatches = 0
+        self.names = ()  # the players' names, from the board's settings
 
     def sync(self):
         """Read the board's game afresh (its snapshot), and draw it."""
         from engine import snapshot
 
         game_name = self.link.request("hello")["game"]
+        self.names = self._names()
         if self.profile is None or self.profile.game != game_name:
             self.profile = self.link.profile(game_name)
         state = self.link.request("state")
@@ -109,6 +152,17 @@ class Watcher:
         marks = ["%s%d" % (">" if p == g.to_move and not g.over else " ", t)
                  for p, t in enumerate(g.totals())]  # fmt: skip
         self.out("scores: %s   bag %d" % ("  ".join(marks), g.bag_count()))
+
+    def _names(self):
+        """The players' names as the board uses them (its settings.json, checked as at boot)."""
+        from firmware import settings as S
+        from host_tools.link import LinkError
+
+        try:
+            text = self.link.read_file("settings.json")
+        except LinkError:
+            text = None  # no settings file: the defaults, no names
+        return tuple(S.load(text)[0].get("names") or ())
 
     def check(self, ev):
         """Score a committed move on the PC and compare it with the board's."""
@@ -134,7 +188,7 @@ class Watcher:
                 ev["score"], verdict.score if verdict.legal else "it illegal"))  # fmt: skip
 
     def handle(self, ev):
-        text = describe(ev)
+        text = describe(ev, self.names)
         if text is not None:
             self.out(text)
         if ev["ev"] in ("move", "replace"):

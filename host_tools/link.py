@@ -52,8 +52,17 @@ class Link:
         self.port = find_port(port)
         self.timeout = timeout
         try:
-            self.serial = serial.serial_for_url(self.port, baudrate=115200, timeout=0.05)
+            # exclusive: a port another program holds (a second `watch`, mpremote, a serial
+            # terminal) is refused with a lock error instead of two readers sharing its lines
+            self.serial = serial.serial_for_url(
+                self.port, baudrate=115200, timeout=0.05, exclusive=True
+            )
         except (serial.SerialException, OSError, ValueError) as err:
+            if "lock" in str(err):
+                raise LinkError(
+                    "%s is busy: another program has it open (another watch, mpremote, a serial"
+                    " terminal); close that one and try again" % self.port
+                ) from None
             raise LinkError("no board at %s: %s" % (self.port, err))
         self.buf = b""
         self.queue = []  # events read while waiting for a reply

@@ -47,7 +47,12 @@ def turn_line(turn, line, width):
     return ("%s  %s  %s  %s" % (head, result, _totals(line["totals"]), detail)).rstrip()
 
 
-def final_lines(final):
+def _who(names, p):
+    """Player p's (0-based) name from the record, else P1, P2..."""
+    return names[p] if names and p < len(names) and names[p] else "P%d" % (p + 1)
+
+
+def final_lines(final, names=None):
     totals = final["totals"]
     penalties = final["penalties"]
     bonuses = final.get("bonuses") or [0] * len(totals)
@@ -55,10 +60,11 @@ def final_lines(final):
     for p in range(len(totals)):
         before = totals[p] + penalties[p] - bonuses[p]
         out.append(
-            "P%-5d %7d  %7d  %7d  %6d" % (p + 1, before, penalties[p], bonuses[p], totals[p])
+            "%-6s %7d  %7d  %7d  %6d"
+            % (_who(names, p)[:6], before, penalties[p], bonuses[p], totals[p])
         )
     best = max(totals)
-    winners = ["P%d" % (p + 1) for p in range(len(totals)) if totals[p] == best]
+    winners = [_who(names, p) for p in range(len(totals)) if totals[p] == best]
     label = "Winner" if len(winners) == 1 else "Tie"
     out.append("%s: %s with %d" % (label, ", ".join(winners), best))
     for warning in final.get("warnings", []):
@@ -72,8 +78,8 @@ def render(record, lines):
     head = "%s, %d players, profile %s" % (record.game, record.players, record.profile)
     if record.options:
         head += ", options " + ", ".join("%s=%s" % kv for kv in sorted(record.options.items()))
-    players = " ".join("  P%d" % (p + 1) for p in range(record.players))
+    players = " ".join("%4s" % _who(record.names, p)[:4] for p in range(record.players))
     out = [head, "turn  pl  %s    score  %s  runs / reasons" % ("move".ljust(width), players)]
     for turn, line in zip(record.turns, lines, strict=False):
         out.append(turn_line(turn, line, width))
-    return out + final_lines(lines[-1])
+    return out + final_lines(lines[-1], record.names)

@@ -6,12 +6,15 @@ eight lines (read back from the SSD1306 twin's pixels) and the 15 x 15 NeoPixels
 from the WS2812B twin's bit stream). `--text --script -` reads commands from standard input
 instead, one per line:
 
-    place H8 9      lay a chip (face as in game records: 9 + - × ÷ ?)
+    place H8 9      lay a chip (face as in game records: 9 + - × ÷ ?) on an empty square
     lift H8         pick a chip up
     press ok        press a button: left, right, ok, back
     wait 500        let 500 ms pass
     show            draw the display and the LEDs
     events          print the event lines since the last `events`
+
+A line that cannot be done prints `{"error": "...", "line": N}` and the script goes on; the
+command then exits with status 1.
 
 Plain `python -m host_tools sim` shows the same board in a web page (host_tools/websim.py).
 """
@@ -22,9 +25,9 @@ import sys
 from engine import profile as P
 from engine import squares
 from engine.errors import EngineError
+from engine.rulebook import RULEBOOK
 from firmware.sim.simboard import SimBoard
 from host_tools import replay
-from tools.positions import RULEBOOK
 
 PROFILE = replay.REPO / "hardware" / "profiles" / "calculissimo.json"
 
@@ -80,32 +83,82 @@ def _events(board, seen):
     return [line.rstrip("\n") for line in lines]
 
 
+USAGE = {
+    "place": "place SQUARE FACE",
+    "lift": "lift SQUARE",
+    "press": "press left|right|ok|back",
+    "wait": "wait MS",
+    "show": "show",
+    "events": "events",
+}
+
+
+class ScriptError(ValueError):
+    """A script line that cannot be done; its text says why."""
+
+
+def _square(board, name):
+    try:
+        return squares.parse(name, board.profile.width, board.profile.height)
+    except (ValueError, EngineError):
+        raise ScriptError("no square %s on this board" % name) from None
+
+
+def _place(board, args):
+    square = _square(board, args[0])
+    face = args[1]
+    if board.tags and face not in board.tags:
+        raise ScriptError("unknown chip face %s (the set has %s)" % (face, " ".join(board.tags)))
+    if board.chain.present(square):
+        raise ScriptError("%s already has a chip: lift it first" % args[0])
+    try:
+        board.place(square, face)
+    except ValueError as err:  # every chip of that face is on the board already
+        raise ScriptError(str(err)) from None
+
+
+def _step(board, cmd, args, seen, out):
+    if cmd not in USAGE:
+        raise ScriptError("unknown command %s (commands: %s)" % (cmd, ", ".join(USAGE)))
+    if len(args) != len(USAGE[cmd].split()) - 1:
+        raise ScriptError("usage: " + USAGE[cmd])
+    if cmd == "place":
+        _place(board, args)
+    elif cmd == "lift":
+        square = _square(board, args[0])
+        if not board.chain.present(square):
+            raise ScriptError("%s has no chip to lift" % args[0])
+        board.lift(square)
+    elif cmd == "press":
+        if args[0] not in board.pins:
+            raise ScriptError("usage: " + USAGE[cmd])
+        board.press(args[0])
+    elif cmd == "wait":
+        if not args[0].isdigit():
+            raise ScriptError("usage: " + USAGE[cmd])
+        board.run(int(args[0]))
+    elif cmd == "show":
+        out("\n".join(draw(board)))
+    else:
+        for line in _events(board, seen):
+            out(line)
+
+
 def run_script(board, lines, out):
+    """Run the script's lines; each one that cannot be done prints {"error", "line"} and the
+    script goes on. Returns how many could not be done."""
     seen = [0]
-    w, h = board.profile.width, board.profile.height
+    errors = 0
     for number, text in enumerate(lines, 1):
         words = text.split()
         if not words or words[0].startswith("#"):
             continue
-        cmd, args = words[0], words[1:]
         try:
-            if cmd == "place" and len(args) == 2:
-                board.place(squares.parse(args[0], w, h), args[1])
-            elif cmd == "lift" and len(args) == 1:
-                board.lift(squares.parse(args[0], w, h))
-            elif cmd == "press" and len(args) == 1 and args[0] in board.pins:
-                board.press(args[0])
-            elif cmd == "wait" and len(args) == 1:
-                board.run(int(args[0]))
-            elif cmd == "show":
-                out("\n".join(draw(board)))
-            elif cmd == "events":
-                for line in _events(board, seen):
-                    out(line)
-            else:
-                out(json.dumps({"error": "unknown command", "line": number}))
-        except (ValueError, KeyError, EngineError) as err:
-            out(json.dumps({"error": str(err), "line": number}))
+            _step(board, words[0], words[1:], seen, out)
+        except (ScriptError, EngineError) as err:
+            errors += 1
+            out(json.dumps({"error": str(err), "line": number}, ensure_ascii=False))
+    return errors
 
 
 def demo():
@@ -185,10 +238,9 @@ def main(script=None, out=print, game="calculissimo"):
     board.run(50)
     if script is None:
         out(title)
-        run_script(board, lines, out)
-    else:
-        run_script(board, script, out)
-    return 0
+        return 1 if run_script(board, lines, out) else 0
+    # a script with lines that could not be done fails, as a shell script would
+    return 1 if run_script(board, script, out) else 0
 
 
 if __name__ == "__main__":

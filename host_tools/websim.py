@@ -251,7 +251,9 @@ def serve(game="calculissimo", port=8765, open_browser=True, root=None, speed=1.
         # the folder's settings say which game the board plays (`--game` makes a new folder)
         print("The simulated board (%s) is at %s" % (live.board.profile.game, url), flush=True)
         path = live.serial()  # a pseudo-terminal, or a loopback socket where there are none
-        print("host tools can talk to the board: python -m host_tools watch --port " + path)
+        from host_tools import command
+
+        print("host tools can talk to the board: %s watch --port %s" % (command(), path))
         if not (open_browser and _open_browser(url)):
             print("Open that address in a web browser.")
         print("Ctrl-C stops the board.", flush=True)

@@ -217,7 +217,7 @@ def test_watch_follows_the_game_and_checks_every_score(capsys, board):
     status, out, _ = run_cli(capsys, "watch", "--seconds", "4.5", "--port", board.port.path)
     t.join()
     assert status == 0
-    assert "P1 plays D8:9 E8:+ F8:6 G8:÷ H8:2: 48 points, totals [48, 0]" in out
+    assert "P1 plays D8:9 E8:+ F8:6 G8:÷ H8:2: 48 points, totals 48 / 0" in out
     assert "checked: the PC scores it 48 too" in out
     assert "checked: the PC scores it 12 too" in out
     assert "2 moves checked, 0 disagreements" in out

@@ -3,7 +3,12 @@ the simulated parts, the CircuitPython backend, or the host-side engine modules.
 
 from tools.mpyrun import REPO_ROOT
 
-HOST_ONLY = {"engine/record.py", "engine/autoplay.py", "firmware/backend_circuitpython.py"}
+HOST_ONLY = {
+    "engine/record.py",
+    "engine/autoplay.py",
+    "engine/rulebook.py",
+    "firmware/backend_circuitpython.py",
+}
 
 
 def listed():

@@ -98,9 +98,12 @@ def test_sim_plays_the_rulebook_game_on_the_simulated_board():
 def test_sim_script_from_stdin_reports_bad_commands():
     script = "place H8 2\nfly away\nplace Z99 3\nevents\n"
     status, out, _ = cli("sim", "--script", "-", stdin=script)
-    assert status == 0
-    assert json.loads(out[0]) == {"error": "unknown command", "line": 2}
-    assert json.loads(out[1])["line"] == 3
+    assert status == 1  # a script with lines that could not be done fails
+    assert json.loads(out[0]) == {
+        "error": "unknown command fly (commands: place, lift, press, wait, show, events)",
+        "line": 2,
+    }
+    assert json.loads(out[1]) == {"error": "no square Z99 on this board", "line": 3}
     assert any('"ev": "placed", "square": "H8"' in line for line in out)
 
 

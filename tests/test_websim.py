@@ -222,7 +222,8 @@ def test_sim_command_serves_the_board_until_ctrl_c(tmp_path):
         assert url, lines
         port = int(url.group(1))
         serial = lines[1].split("--port ")[1].strip()
-        assert lines[1].startswith("host tools can talk to the board: python -m host_tools")
+        assert lines[1].startswith("host tools can talk to the board: ")
+        assert " watch --port " in lines[1]
         assert (root / "settings.json").exists() and (root / "pins").is_dir()
         assert state(port)["serial"] == serial
         # the board's USB port carries its event lines, as on a real board

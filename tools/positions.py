@@ -1,6 +1,6 @@
 """Well-known positions for tests and benchmarks; runs on MicroPython and CPython.
 
-- RULEBOOK: the rulebook's five-move example (RULES.md), which scores 48, 12, 33, 38, 19.
+- RULEBOOK: the rulebook's five-move example (engine/rulebook.py), scored 48, 12, 33, 38, 19.
 - DENSE: a late-game position on the default board where one seven-chip move lays six
   operators and a number across row 2, forming the main run A2-M2 and six cross runs
   (columns B, D, F, H, J, L, rows 1-5). The new operators on B2 (purple) and H2 (yellow)
@@ -11,14 +11,7 @@
   CALQABLE_REPLACE: a rule-5 replacement on the same board (74 points).
 """
 
-RULEBOOK = (
-    "D8:9 E8:+ F8:6 G8:÷ H8:2",
-    "H6:4 H7:- H9:+ H10:3",
-    "F6:3 G6:× I6:- J6:1",
-    "D10:6 E10:+ F10:4 G10:- I10:+ J10:5",
-    "J7:× J8:7 J9:+",
-)
-RULEBOOK_SCORES = (48, 12, 33, 38, 19)
+from engine.rulebook import RULEBOOK, RULEBOOK_SCORES  # noqa: F401  (re-exported)
 
 # Chips already on the board. Row 2 numbers on odd columns; rows 1, 3 and 5 numbers and
 # row 4 operators on even columns, so each even column holds "n _ n op n" around row 2.

@@ -74,7 +74,7 @@ DEFAULT_CYCLES = 3_000_000_000  # 24 s of chip time
 DEFAULT_TIMEOUT_S = 120.0
 
 # Besides the board's files: modules the tests import that the board never gets.
-EXTRA_MODULES = ("engine/record.py", "engine/autoplay.py")
+EXTRA_MODULES = ("engine/record.py", "engine/autoplay.py", "engine/rulebook.py")
 EXTRA_PACKAGES = ("firmware/sim",)
 # Under TEST_ROOT, compiled: the test modules and their helpers.
 TEST_MODULES = ("tests/__init__.py", "tests/mpyunit.py", "tools/__init__.py", "tools/positions.py")

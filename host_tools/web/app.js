@@ -329,7 +329,7 @@ function drawFacts(state) {
   $("current-bar").style.width = cap ? `${Math.min(100, (100 * state.milliamps) / cap)}%` : "0";
   const serial = $("serial");
   serial.textContent = state.serial || "none";
-  serial.title = state.serial ? `python -m host_tools watch --port ${state.serial}` : "";
+  serial.title = state.serial ? `${state.tools} watch --port ${state.serial}` : "";
   $("mode-hint").textContent = state.repl
     ? "The firmware is stopped: a REPL has the USB port."
     : MODE_HINTS[state.mode] || "";
