@@ -8,7 +8,8 @@ Accented letters for French and Portuguese are composed on request: the base let
 mark. Acute, grave, circumflex, tilde and diaeresis go in rows 0-1. On a capital, the letter
 is first squeezed to six rows (its row 5 dropped) and moved down to rows 2-7. The cedilla goes
 in row 7, under the unchanged letter. Also drawn: the operators × ÷ and − (U+2212, wider than
-the hyphen). Any other character is drawn as a box.
+the hyphen). Other Latin letters with marks (å, ø, ł, š, ý, ...) are drawn as their base
+letter, so a player's name always reads. Any other character is drawn as a box.
 
 Every glyph drawn differs from every other, so the screen can be read back unambiguously
 (firmware/sim/ssd1306_sim.py does this).
@@ -52,9 +53,13 @@ FONT = (
 
 # Composed letters: base letter and mark key (' acute, ` grave, ^ circumflex, ~ tilde,
 # : diaeresis, , cedilla), position by position.
-_COMPOSED = "àáâãçéèêëíîïóôõúùûüÀÁÂÃÇÉÈÊÍÓÔÕÚ"
-_BASES = "aaaaceeeeiiiooouuuuAAAACEEEIOOOU"
-_MARKS = "`'^~,'`^:'^:'^~'`^:`'^~,'`^''^~'"
+_COMPOSED = "àáâãçéèêëíîïóôõúùûüÀÁÂÃÇÉÈÊÍÓÔÕÚäìòöñÄËÌÎÏÑÒÖÙÛÜ"
+_BASES = "aaaaceeeeiiiooouuuuAAAACEEEIOOOUaioonAEIIINOOUUU"
+_MARKS = "`'^~,'`^:'^:'^~'`^:`'^~,'`^''^~':``:~::`^:~`:`^:"
+
+# Letters drawn as their base letter (a name such as "Łucja" or "Søren" still reads).
+_PLAIN = "åÅøØæÆßłŁńŃśŚźŹżŻćĆčČšŠžŽřŘěĚůŮňŇťŤďĎľĽőŐűŰğĞşŞıİýÝÿŸœŒ"
+_PLAIN_BASES = "aAoOaAslLnNsSzZzZcCcCsSzZrReEuUnNtTdDlLoOuUgGsSiIyYyYoO"
 _MARK_KEYS = "'`^~:,"
 _MARK_COLS = (
     b"\x00\x00\x02\x01\x00\x00\x01\x02\x00\x00\x00\x02\x01\x02\x00"  # acute grave circumflex
@@ -86,6 +91,9 @@ def glyph(ch):
         return out
     i = _COMPOSED.find(ch)
     if i < 0:
+        k = _PLAIN.find(ch)
+        if k >= 0:
+            return glyph(_PLAIN_BASES[k])
         i = _SYMBOLS.find(ch)
         o = (i if i >= 0 else len(_SYMBOLS)) * 5
         for k in range(5):

@@ -6,13 +6,22 @@ English is here; French and Portuguese are in i18n_fr.py and i18n_pt.py, loaded 
 `say(lang, key, *args)` formats one message with `%` placeholders. The words follow the
 rulebooks (French "jetons", "sac"; Portuguese "peças", "saco"). A message must fit the
 21-character lines of the 128 x 64 display once its arguments are filled in; longer ones
-are wrapped by the screen.
+are wrapped by the screen (firmware/screen.py: at spaces, three lines at most).
+
+Plurals: a message whose last argument is a count has its singular form under the key with
+"_1" added ("swap_n_1": "Swap %d chip"), used when the count is singular in that language:
+1 in English and Portuguese, 0 and 1 in French.
+
+The reason texts (`reason`, `reasons`) are the one wording of why a move is not legal: the
+display shows them after "Illegal:" and the PC's tools and the web page show them in their
+logs ("Ana: cover the centre"), so each reads well after a colon, on its own.
 """
 
 _EN = {
     "turn": "%s to play",
     "bag": "Bag %d",
     "points": "Move %d pts",
+    "points_1": "Move %d pt",
     "illegal": "Illegal: %s",
     "put_back": "Put back %s",
     "wrong_chip": "%s holds %s",
@@ -32,6 +41,7 @@ _EN = {
     "end": "End game",
     "back": "Back",
     "swap_n": "Swap %d chips",
+    "swap_n_1": "Swap %d chip",
     "no_swap": "Swap needs bag %d+",
     "scored": "%s +%d",
     "bonus": "Bonus turn!",
@@ -39,6 +49,8 @@ _EN = {
     "time_up": "Time up",
     "lost_turn": "Turn lost",
     "tally": "%s: %d chips left",
+    "tally_1": "%s: %d chip left",
+    "tally_ok": "OK enters %s",
     "tally_hint": "Lay them or enter",
     "tally_done": "All counted: OK",
     "no_chip": "No %s chip left",
@@ -68,18 +80,18 @@ _EN = {
     "display": "%s",
 }
 
-# Reason codes (engine.verdict) in a few words each.
+# Reason codes (engine.verdict, engine.equation, engine.calqable) in a few words each.
 _REASONS_EN = {
     "malformed": "bad calculation",
-    "not_integer": "not whole",
-    "not_positive": "not above 0",
+    "not_integer": "not a whole number",
+    "not_positive": "not above zero",
     "division_by_zero": "÷ by zero",
-    "two_multiplications": "two ×",
+    "two_multiplications": "two × in one run",
     "premium_invalid": "premium breaks it",
     "not_in_line": "not in one line",
-    "gap": "gap in line",
+    "gap": "gap in the line",
     "first_move_off_start": "cover the centre",
-    "not_connected": "not touching",
+    "not_connected": "not touching a chip",
     "no_calculation": "no calculation",
     "joker_as_multiplication": "joker can't be ×",
     "too_many_chips": "too many chips",
@@ -91,6 +103,14 @@ _REASONS_EN = {
     "replace_not_before_equals": "not before =",
     "replace_crossed": "tile crosses",
     "not_crossing": "cross an equation",
+    "no_chips": "no chips laid",
+    "off_board": "off the board",
+    "duplicate_square": "two on one square",
+    "occupied": "square taken",
+    "bad_face": "chip not in game",
+    "not_on_rack": "not on the rack",
+    "game_over": "the game is over",
+    "swap_not_allowed": "swap not allowed",
 }
 
 _loaded = {"en": (_EN, _REASONS_EN)}
@@ -111,10 +131,20 @@ def _tables(lang):
     return tables
 
 
+def _singular(lang, n):
+    """Whether the count `n` takes the singular in `lang`."""
+    return n == 1 or (n == 0 and lang == "fr")
+
+
 def say(lang, key, *args):
-    """The message `key` in `lang` with `args` filled in. A message and its arguments that
-    do not match (a translation's mistake) still give a text, never an exception."""
-    text = _tables(lang)[0].get(key) or _EN.get(key) or key
+    """The message `key` in `lang` with `args` filled in, in the singular when its last
+    argument is a count that asks for it. A message and its arguments that do not match (a
+    translation's mistake) still give a text, never an exception."""
+    table = _tables(lang)[0]
+    text = None
+    if args and isinstance(args[-1], int) and _singular(lang, args[-1]):
+        text = table.get(key + "_1")
+    text = text or table.get(key) or _EN.get(key) or key
     if not args:
         return text
     try:
@@ -125,3 +155,11 @@ def say(lang, key, *args):
 
 def reason(lang, code):
     return _tables(lang)[1].get(code) or _REASONS_EN.get(code) or code
+
+
+def reasons(lang):
+    """Every reason code's text in `lang` (English where it has none), for the PC's tools."""
+    out = {}
+    for code in _REASONS_EN:
+        out[code] = reason(lang, code)
+    return out

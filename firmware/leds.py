@@ -66,9 +66,12 @@ COLOURS = (
     (255, 150, 0),
     (255, 0, 200),
     (255, 220, 0),
+    # The players: blue, raspberry, lavender, teal. Chosen apart from the signal colours
+    # above for deuteranopes too (tests/test_websim.py: CIELAB distance >= 20 with the
+    # Machado 2009 deuteranopia matrix; the old orange was 6.5 from the amber).
     (0, 90, 255),
-    (255, 120, 0),
-    (200, 0, 255),
+    (255, 0, 120),
+    (180, 120, 255),
     (0, 220, 200),
 )
 PREMIUM_DIM = const(20)  # premium glow: this many 255ths of the legend colour

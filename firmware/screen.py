@@ -1,8 +1,10 @@
 """What the 128 x 64 display shows: eight lines of 21 characters, drawn only when changed.
 
 line 0   whose turn, and the turn clock (m:ss) when it runs
-line 1-2 every player's score, two to a line (the player to move marked with >)
-line 3   the bag count, and the pending move's points while it is legal
+line 1-2 every player's score, two to a line (the player to move marked with >; in the end
+         tally the player counting their chips, and no one once the game is over)
+line 3   the bag count, and the pending move's points while it is legal; in the end tally,
+         the face OK enters
 line 4   a condition that holds until mended (could not save, LEDs off and why, settings)
 line 5-7 the current message (wrapped): prompts, errors, the joker's value being chosen
 """
@@ -65,19 +67,36 @@ def compose(ref):
             clock = "%d:%02d" % (left // 60, left % 60)
             head = pad(head, COLS - len(clock)) + clock
         lines[0] = head
+    count = ref.tally  # the end tally's counts (firmware/tally.py), None in other modes
+    marked = game.to_move  # who acts: the player to move, or the one counting their chips
+    if ref.mode == R.OVER:
+        marked = -1
+    elif count is not None:
+        marked = -1 if count.done() else count.player
     for p in range(game.players):
-        mark = ">" if p == game.to_move and ref.mode != R.OVER else " "
+        mark = ">" if p == marked else " "
         cell = mark + pad(ref.name(p), 5) + "%4d" % game.scores[p]  # 10 characters
         row = 1 + p // 2
         lines[row] = cell if p % 2 == 0 else lines[row] + " " + cell
-    bag = i18n.say(lang, "bag", game.bag_count())
-    v = ref.verdict
-    if v is not None and v.legal and game.pending:
-        points = i18n.say(lang, "points", v.score)
-        bag = (pad(bag, 10) if len(points) <= COLS - 10 else bag + " ") + points
-    lines[3] = bag
+    message = ref.message
+    if count is not None:
+        # The tally: what OK enters now (the bag is of no use any more).
+        if not count.done():
+            tally = ref.state  # modes_end.Tally
+            face = tally._face(tally.choice)
+            lines[3] = i18n.say(lang, "tally_ok", face)
+            if ref.note is not None and ref.note[0] == "face":
+                key = tally.idle()  # ◀ ▶ moved the choice: line 3 shows it
+                message = i18n.say(lang, key[0], *key[1:])
+    else:
+        bag = i18n.say(lang, "bag", game.bag_count())
+        v = ref.verdict
+        if v is not None and v.legal and game.pending:
+            points = i18n.say(lang, "points", v.score)
+            bag = (pad(bag, 10) if len(points) <= COLS - 10 else bag + " ") + points
+        lines[3] = bag
     lines[4] = ref.alert
-    msg = wrap(ref.message, COLS, 3)
+    msg = wrap(message, COLS, 3)
     for k in range(len(msg)):
         lines[5 + k] = msg[k]
     return lines

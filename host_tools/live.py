@@ -34,6 +34,7 @@ import tempfile
 import threading
 import time
 
+import host_tools
 from engine import squares
 from engine.compat import ticks_add, ticks_diff
 from firmware.fsio import DeviceFS
@@ -140,6 +141,35 @@ class _Playing:
                 self.at, self.steps = now, 0
             return
         self.at, self.steps, self.stable, self.sensed = now, 0, None, False
+
+
+_TOOLS = host_tools.command()
+
+# The line under the board's buttons on the web page: what to do now, for every mode of the
+# referee (firmware/referee.py MODES) and every service mode the PC can start
+# (firmware/service.py). `LiveBoard.hint` picks one from the board's state.
+HINTS = {
+    "play": "Lay chips on the board, then press OK. OK with nothing laid opens the menu.",
+    "pick": "Choose the chip's value with ◀ ▶, then press OK.",
+    "menu": "Menu: ◀ ▶ to choose, OK to select, BACK to leave it.",
+    "swap": "How many chips go back to the bag? ◀ ▶ to choose, then OK.",
+    "take_back": "The turn is lost: take its chips back off the board.",
+    "tally": (
+        "Game over. %(name)s counts the chips left on their rack: lay them on the board, "
+        "or pick them on the tally card (OK on the board enters %(face)s)."
+    ),
+    "tally_done": "Every chip is counted. OK shows the final scores; BACK takes one back.",
+    "over": "Final scores. Clear the board, then press OK for a new game.",
+    "resume": "A game was saved. OK resumes it, BACK starts a new game.",
+    "clear": "A new game starts as soon as the board is clear: lift every chip.",
+    "problem": "First: %(message)s.",
+    "diag": "Sensor test, started from the PC: lay chips anywhere to test the sensors. "
+    "BACK ends it.",
+    "enrol": "Enrolling chips, started from the PC: lay the chip the display asks for. "
+    "BACK ends it.",
+    "repl": "The firmware is stopped: a REPL has the board's USB port.",
+    "off": "The board is starting.",
+}
 
 
 class LiveBoard:
@@ -261,6 +291,44 @@ class LiveBoard:
                 raise ValueError("no %s chip left in the box" % face)
             self.inputs.append(("put", sq, face))
 
+    def clear(self):
+        """Lift every chip on the board, one after the other, as hands clearing it would:
+        queued, after every input given before it. Returns how many chips are lifted.
+        While a game is on, its played chips belong on the board: ValueError then (a game
+        over, or a new game waiting for a clear board, may be cleared)."""
+        with self.lock:
+            if not self._clearable():
+                raise ValueError("the game is on: its chips stay until the game is over")
+            chips = sorted(self._planned()[0])
+            for sq in chips:
+                self.inputs.append(("take", sq))
+            return len(chips)
+
+    def _clearable(self):
+        """Whether the board may be cleared: no game on whose played chips belong there."""
+        app = self.board.app
+        ref = app.referee
+        game = ref.game
+        if app.service is not None or game is None or ref.mode in ("over", "clear"):
+            return True
+        return not any(game.board.cells)
+
+    def enter(self, face):
+        """Count a leftover chip of `face` in the end tally with the board's buttons, as a
+        player would: ▶ until the display offers `face`, then OK. Queued; the presses are
+        worked out when its turn comes, from what the board offers then."""
+        with self.lock:
+            tally = self.board.app.referee.state
+            if getattr(tally, "count", None) is None or self.board.app.service is not None:
+                raise ValueError("the board is not counting leftover chips now")
+            if face not in self._planned()[1]:
+                raise ValueError("no chip %r in this game" % (face,))
+            if tally.count.done():
+                raise ValueError("every chip is counted: press OK for the final scores")
+            if tally._left(face) <= 0:
+                raise ValueError("no %s chip left to count" % face)
+            self.inputs.append(("enter", face))
+
     def lift(self, square):
         """Pick up the chip on `square`: queued, after every input given before it."""
         sq = self.square(square)
@@ -318,6 +386,9 @@ class LiveBoard:
             if any(p.kind != kind or kind == "press" or p.square == item[1] for p in playing):
                 break
             self.inputs.popleft()
+            if kind == "enter":  # the tally's buttons, worked out now: ▶ ... ▶ OK
+                self.inputs.extendleft(reversed(self._presses(item[1])))
+                continue
             played = self._give(item, now, app)
             if played is not None:  # (else it cannot be played any more: the next one)
                 playing.append(played)
@@ -325,6 +396,21 @@ class LiveBoard:
                 break
         for p in playing:
             p.note(now, app)
+
+    def _presses(self, face):
+        """The button presses that make the tally offer `face` and enter it (none when the
+        board no longer counts, or has no such chip left)."""
+        tally = self.board.app.referee.state
+        count = getattr(tally, "count", None)
+        if count is None or count.done() or tally._left(face) <= 0:
+            return []
+        k, steps = tally.choice, 0
+        while tally._face(k) != face and steps <= len(self.board.app.referee.all_choices):
+            k = tally._next_face(k, 1)
+            steps += 1
+        if tally._face(k) != face:
+            return []
+        return [("press", "right", HOLD_MS)] * steps + [("press", "ok", HOLD_MS)]
 
     def _give(self, item, now, app):
         """Put one input into the twins; its _Playing record, None if it cannot be played
@@ -397,9 +483,63 @@ class LiveBoard:
                 "events": self.lines[len(self.lines) - new :] if new else [],
                 "count": self.count,
                 "serial": self.port.path if self.port is not None else None,
+                "tools": _TOOLS,  # how to run the host tools on this PC (the port's tooltip)
                 "repl": self.repl is not None,
                 "inputs": len(self.inputs) + len(self.playing),  # not yet sensed
+                "in_turn": bool(game) and app.service is None and ref.in_turn(),
+                "tally": self._tally(),
+                # the page offers "Clear the board" after a game, and in the PC's service modes
+                "can_clear": bool(chips)
+                and (app.service is not None or ref.mode in ("over", "clear")),
+                "hint": self.hint(),
+                "lang": ref.lang,
+                "reasons": self.reasons(),
             }
+
+    def _tally(self):
+        """The end tally as the board counts it: who counts, how many chips they have left,
+        the face OK enters now (None once every chip is counted), each player's counted
+        faces; None outside the tally."""
+        ref = self.board.app.referee
+        count = ref.tally
+        if count is None:
+            return None
+        done = count.done()
+        state = ref.state
+        return {
+            "player": None if done else count.player + 1,
+            "name": None if done else ref.name(count.player),
+            "left": 0 if done else count.left(),
+            "face": None if done else state._face(state.choice),
+            "done": done,
+            "racks": count.racks(),
+        }
+
+    def hint(self):
+        """What to do now, in words, from the board's state (HINTS)."""
+        with self.lock:
+            if self.repl is not None:
+                return HINTS["repl"]
+            app = self.board.app
+            if app.service is not None:
+                return HINTS.get(app.service.name, "")
+            ref = app.referee
+            if ref.game is None:
+                return HINTS["off"]
+            mode = ref.mode
+            if mode not in ("resume", "over", "clear") and ref.blocked() is not None:
+                return HINTS["problem"] % {"message": ref.message}
+            tally = self._tally()
+            if tally is not None:
+                return HINTS["tally_done"] if tally["done"] else HINTS["tally"] % tally
+            return HINTS.get(mode, "")
+
+    def reasons(self):
+        """Every reason code (engine.verdict) in the words the board's display uses, in its
+        language (firmware/i18n.py): the page's log says what the display says."""
+        from firmware import i18n
+
+        return i18n.reasons(self.board.app.referee.lang)
 
     def oled_hex(self):
         """The display's glass, 64 rows of 128 pixels, 16 bytes a row (MSB left), in hex."""

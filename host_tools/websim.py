@@ -7,8 +7,12 @@ over a `LiveBoard`, the real firmware running in real time on the simulated hard
     POST /api/place           {"square": "H8", "face": "9"}   lay a chip
     POST /api/lift            {"square": "H8"}                pick it up
     POST /api/press           {"button": "ok"}                left, right, ok, back
+    POST /api/clear           {}                              lift every chip, one by one
+    POST /api/tally           {"face": "7"}                   the end tally: enter a chip
+                                                              with the buttons (▶ ... OK)
 
-A chip laid or lifted and a button pressed are queued: the board plays them in order, in
+A chip laid or lifted and a button pressed are queued (so are the chips `clear` lifts and
+the presses `tally` makes): the board plays them in order, in
 its own time, each held or left until the firmware has sensed it (LiveBoard), so nothing is
 lost when the board's clock lags behind a busy PC's. The state shows the chips where the
 hands have put them at once; the LEDs and the events, what the firmware has sensed.
@@ -55,10 +59,14 @@ class BadRequest(Exception):
 
 def board_info(live):
     """The printed board: premium layout (one letter a square), its legend, the start square,
-    and the LED current cap. Read on every state, since a reboot may change the game."""
+    the LED current budget, and the firmware's colours. Read on every state, since a reboot
+    may change the game or the settings."""
+    from firmware import leds as L
+
     with live.lock:
         board = live.board
         prof = board.profile
+        leds = board.app.leds
         legend = {}
         for letter, p in prof.legend.items():
             kind = "chip" if p.kind == 1 else "run"
@@ -72,7 +80,28 @@ def board_info(live):
             "layout": "".join(prof.letters[i] for i in prof.premiums),
             "legend": legend,
             "start": squares.name(prof.start, prof.width),
-            "cap_ma": board.app.leds.budget_ua // 1000,
+            "cap_ma": leds.budget_ua // 1000,
+            # The budget in words (firmware/leds.py): what the supply may give the whole
+            # board, what the rest of the board takes, and what 225 dark LEDs draw anyway.
+            "power": {
+                "supply_ma": leds.current_ma,
+                "board_ma": leds.board_ma,
+                "dark_ma": leds.n * L.LED_IDLE_UA // 1000,
+                "on": leds.on,
+                "why": leds.why_text(),
+                # the cap is dimming the LEDs below the brightness setting
+                "dimmed": leds.lit and leds.scale < leds.brightness * 256 // 100,
+            },
+            # The firmware's own colours, so the page's colours are the LEDs' colours.
+            "colours": {
+                "players": [list(c) for c in L.COLOURS[L.PLAYER : L.PLAYER + 4]],
+                "legal": list(L.COLOURS[L.GREEN]),
+                "bad_run": list(L.COLOURS[L.RED]),
+                "other_new": list(L.COLOURS[L.AMBER]),
+                "last_move": list(L.COLOURS[L.WHITE]),
+                "joker": list(L.COLOURS[L.YELLOW]),
+                "unknown": list(L.COLOURS[L.MAGENTA]),
+            },
         }
 
 
@@ -182,10 +211,20 @@ class Handler(BaseHTTPRequestHandler):
     def _post(self):
         live = self.server.live
         path = urlsplit(self.path).path
-        if path not in ("/api/place", "/api/lift", "/api/press"):
+        if path not in ("/api/place", "/api/lift", "/api/press", "/api/clear", "/api/tally"):
             self._json(404, {"error": "no such action: %s" % path})
             return
         data = self._body()
+        if path == "/api/clear":
+            self._json(200, {"ok": True, "lifted": live.clear()})
+            return
+        if path == "/api/tally":
+            face = data.get("face")
+            if not isinstance(face, str):
+                raise BadRequest("face must be a chip face such as 9, +, × or ?")
+            live.enter(face)
+            self._json(200, {"ok": True})
+            return
         if path == "/api/press":
             button = data.get("button")
             if button not in BUTTONS:

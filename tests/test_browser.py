@@ -15,6 +15,8 @@ Without Debian's chromium (/usr/bin/chromium) the test is skipped, except on CI 
 variable set), where .ci/run installs it and its absence is a failure.
 """
 
+import base64
+import contextlib
 import json
 import os
 import threading
@@ -27,7 +29,11 @@ from host_tools import websim
 from host_tools.live import LiveBoard
 
 REPO = Path(__file__).resolve().parent.parent
-ARTIFACT = REPO / "build" / "artifacts" / "websim.png"
+ARTIFACTS = REPO / "build" / "artifacts"
+ARTIFACT = ARTIFACTS / "websim.png"  # desktop, after the rulebook's first two moves
+PHONE = ARTIFACTS / "websim-phone.png"  # 390 x 844, a phone
+TALLY = ARTIFACTS / "websim-tally.png"  # the end tally
+DEUTERANOPIA = ARTIFACTS / "websim-deuteranopia.png"  # the desktop shot as a deuteranope sees it
 CHROMIUM = "/usr/bin/chromium"
 ARGS = [
     "--headless",
@@ -54,6 +60,18 @@ def _need(ok, why):
 
 @pytest.fixture
 def page(tmp_path):
+    with _open(tmp_path, {"width": 1280, "height": 900}) as tab:
+        yield tab
+
+
+@pytest.fixture
+def phone(tmp_path):
+    with _open(tmp_path, {"width": 390, "height": 844}, is_mobile=True, has_touch=True) as tab:
+        yield tab
+
+
+@contextlib.contextmanager
+def _open(tmp_path, viewport, **kw):
     _need(os.path.exists(CHROMIUM), "Debian's chromium is not installed at " + CHROMIUM)
     try:
         from playwright.sync_api import sync_playwright
@@ -68,7 +86,7 @@ def page(tmp_path):
     try:
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-            tab = browser.new_page(viewport={"width": 1280, "height": 900})
+            tab = browser.new_page(viewport=viewport, **kw)
             tab.set_default_timeout(WAIT)
             tab.on("pageerror", lambda err: errors.append(str(err)))
             tab.goto("http://127.0.0.1:%d/" % server.server_port)
@@ -194,7 +212,9 @@ def test_rulebook_moves_played_by_clicking(page):
     # the new total's little bump is over
     tab.wait_for_function("() => document.getAnimations().every(a => a.playState !== 'running')")
     ARTIFACT.parent.mkdir(parents=True, exist_ok=True)
-    tab.screenshot(path=str(ARTIFACT), full_page=True)
+    tab.click("summary")  # the lights' legend, in the firmware's colours
+    shot = tab.screenshot(path=str(ARTIFACT), full_page=True)
+    seen_by_a_deuteranope(tab, shot)
 
     # the keyboard: Backspace is BACK (the menu opens with nothing laid), Escape leaves it
     assert buttons(tab.live) == ["ok", "ok"]
@@ -216,3 +236,184 @@ def test_rulebook_moves_played_by_clicking(page):
     assert tab.locator("#events li").first.inner_text().endswith("BACK pressed")
     assert "Menu" not in tab.locator("#mode-hint").inner_text()
     assert tab.live.state()["mode"] == "play"
+
+    # A PC tool talks to the board (host_tools diag): the log says it in words, and the
+    # hint under the buttons follows the board into the sensor test and back.
+    pc(tab, cmd="hello", id=205781825)
+    pc(tab, cmd="diag", on=True, id=205781826)
+    tab.wait_for_function(
+        "() => /Sensor test/.test(document.getElementById('mode-hint').textContent)"
+    )
+    tab.click('[data-square="A1"]')
+    tab.click('#picker [data-face="7"]')
+    tab.wait_for_function("() => /Sensor test: chip 7 read on A1/.test($('events').textContent)")
+    pc(tab, cmd="diag", on=False, id=205781827)
+    tab.wait_for_function(
+        "() => /Back to the game/.test(document.getElementById('events').textContent)"
+    )
+    tab.wait_for_function(
+        "() => /^Lay chips/.test(document.getElementById('mode-hint').textContent)"
+    )
+    log = tab.locator("#events").inner_text()
+    for raw in ("reply", "205781825", "true", "sensor A1", "04", "placed 7", "_"):
+        assert raw not in log, (raw, log)
+
+
+def pc(tab, **cmd):
+    """A command line from the PC on the board's USB port, as host_tools sends it."""
+    with tab.live.lock:
+        tab.live.board.usb_in.extend((json.dumps(cmd) + "\n").encode())
+
+
+def seen_by_a_deuteranope(tab, shot):
+    """The screenshot through the Machado (2009) deuteranopia matrix: saved as an artifact,
+    and the colours of the players' dots and the lights' legend read off it. They are the
+    firmware's colours, and their distances are those tests/test_websim.py computes and
+    reports (build/artifacts/colour-distances.json)."""
+    from tests import test_websim as W
+
+    spots = tab.evaluate(
+        """() => [...document.querySelectorAll('#totals .dot, #lights i[data-colour]')]
+             .map(e => { const r = e.getBoundingClientRect();
+                         return [e.closest('[data-player]') ? 'P' + e.closest('[data-player]')
+                                 .dataset.player : e.dataset.colour,
+                                 Math.round(r.x + r.width / 2 + scrollX),
+                                 Math.round(r.y + r.height / 2 + scrollY)]; })"""
+    )
+    picked = tab.evaluate(
+        """async ([png, matrix, spots]) => {
+             const img = new Image();
+             img.src = 'data:image/png;base64,' + png;
+             await img.decode();
+             const c = document.createElement('canvas');
+             c.width = img.width; c.height = img.height;
+             const ctx = c.getContext('2d');
+             ctx.drawImage(img, 0, 0);
+             const picked = spots.map(([name, x, y]) =>
+               [name, [...ctx.getImageData(x, y, 1, 1).data.slice(0, 3)]]);
+             const data = ctx.getImageData(0, 0, c.width, c.height);
+             const lin = v => (v /= 255) <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+             const enc = v => 255 * (v <= 0.0031308 ? 12.92 * v : 1.055 * v ** (1 / 2.4) - 0.055);
+             const px = data.data;
+             for (let i = 0; i < px.length; i += 4) {
+               const l = [lin(px[i]), lin(px[i + 1]), lin(px[i + 2])];
+               for (let k = 0; k < 3; k++) {
+                 const m = matrix[k];
+                 const v = m[0] * l[0] + m[1] * l[1] + m[2] * l[2];
+                 px[i + k] = enc(Math.min(1, Math.max(0, v)));
+               }
+             }
+             ctx.putImageData(data, 0, 0);
+             return [picked, c.toDataURL('image/png').split(',')[1]];
+           }""",
+        [base64.b64encode(shot).decode(), W.DEUTERANOPIA, spots],
+    )
+    colours, simulated = picked
+    DEUTERANOPIA.write_bytes(base64.b64decode(simulated))
+    seen = {name: tuple(rgb) for name, rgb in colours}
+    board = tab.live.state()  # the firmware's colours, as the server sends them
+    from host_tools.websim import board_info
+
+    want = board_info(tab.live)["colours"]
+    for k in range(len(board["names"])):
+        assert seen["P%d" % (k + 1)] == tuple(want["players"][k])  # the LEDs' own colours
+    signals = {name: seen[name] for name in W.SIGNALS}
+    players = [seen["P%d" % (k + 1)] for k in range(len(board["names"]))]
+    distances = W.colour_distances(players, signals)
+    (ARTIFACTS / "colour-distances.json").write_text(
+        json.dumps({"normal_and_deuteranopia_delta_e": distances}, indent=1)
+    )
+
+
+def test_a_phone_plays_the_whole_board(phone):
+    """390 x 844: every square on screen and big enough to tap, the picker within reach,
+    the board's buttons reachable by scrolling, nothing wider than the screen."""
+    tab = phone
+    width = tab.evaluate("innerWidth")
+    assert width == 390
+    assert tab.evaluate("document.documentElement.scrollWidth") <= width
+    for name in ("A1", "O1", "A15", "O15"):
+        box = tab.locator('[data-square="%s"]' % name).bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width, (name, box)
+        assert box["width"] >= 20, box  # a fingertip's square
+    for square, face in MOVE_1:
+        tab.tap('[data-square="%s"]' % square)
+        picker = tab.locator("#picker").bounding_box()
+        assert picker["x"] >= 0 and picker["x"] + picker["width"] <= width
+        assert picker["y"] + picker["height"] <= 844  # the sheet at the foot of the screen
+        tab.tap('#picker [data-face="%s"]' % face)
+        tab.wait_for_selector('[data-square="%s"] [data-chip="%s"]' % (square, face))
+    wait_all_green(tab, MOVE_1)
+    ok = tab.locator("#btn-ok")
+    ok.scroll_into_view_if_needed()
+    box = ok.bounding_box()
+    assert 0 <= box["y"] and box["y"] + box["height"] <= 844 and box["x"] + box["width"] <= width
+    ok.tap()
+    wait_totals(tab, ["48", "0"])
+    tab.evaluate("scrollTo(0, 0)")
+    tab.wait_for_function("() => document.getAnimations().every(a => a.playState !== 'running')")
+    PHONE.parent.mkdir(parents=True, exist_ok=True)
+    tab.screenshot(path=str(PHONE))  # the first screenful, as the phone shows it
+
+
+def test_the_end_tally_and_clearing_the_board(page):
+    """After the last turn: the tally card says who counts and what OK enters, a chip is
+    entered from the card or laid on the board; then the final scores name no one "to
+    play", and one click clears the board for the next game."""
+    tab = page
+    live = tab.live
+    for square, face in MOVE_1:
+        live.place(square, face)
+    for button in ("ok", "ok", "ok", "ok", "ok"):  # the move; then P2 and P1 pass
+        live.press(button)
+    tab.wait_for_selector("#tally:not([hidden])")
+    assert tab.locator("#tally-ok").inner_text() == "0"
+    assert tab.locator("#tally-who").inner_text() == "P1: 7 chips left to count."
+    assert tab.locator('#totals [data-player="1"] .turn').inner_text() == "counting"
+    assert tab.locator('#totals [data-player="2"] .turn').inner_text() == ""
+    assert "OK on the board enters 0" in tab.locator("#mode-hint").inner_text()
+    tab.click('#tally-faces [data-face="7"]')  # entered with the board's buttons
+    tab.wait_for_function(
+        "() => /^P1: 7$/.test(document.getElementById('tally-racks').textContent.split(' · ')[0])"
+    )
+    assert tab.locator("#tally-ok").inner_text() == "7"
+    lay(tab, "A1", "3")  # or laid on the board, as before
+    tab.wait_for_function(
+        "() => document.getElementById('tally-who').textContent.startsWith('P1: 5 chips')"
+    )
+    assert "OK enters 7" in live.state()["screen"][3]
+    tab.wait_for_function("() => document.getAnimations().every(a => a.playState !== 'running')")
+    TALLY.parent.mkdir(parents=True, exist_ok=True)
+    tab.screenshot(path=str(TALLY), full_page=True)
+    for face in "01245":
+        tab.click('#tally-faces [data-face="%s"]' % face)
+    tab.wait_for_function(
+        "() => document.getElementById('tally-who').textContent.startsWith('P2: 7')"
+    )
+    for _ in range(7):
+        tab.click("#btn-ok")  # P2 enters whatever OK offers
+    tab.wait_for_function(
+        "() => /Every chip is counted/.test(document.getElementById('tally-who').textContent)"
+    )
+    tab.click("#btn-ok")
+    tab.wait_for_selector("#tally", state="hidden")
+    wait_status(tab, 1, "wins")
+    assert "to play" not in tab.locator("#totals").inner_text()
+    assert tab.locator("#totals .to-move").count() == 0
+    # clearing the board: one click, every chip lifted as hands would
+    tab.click("#clear")
+    tab.wait_for_function("() => !document.querySelector('#board .chip')")
+    tab.wait_for_selector("#clear", state="hidden")
+    tab.click("#btn-ok")  # a new game on the clear board
+    wait_totals(tab, ["0", "0"])
+    wait_status(tab, 1, "to play")
+    assert live.state()["mode"] == "play"
+
+
+def wait_status(tab, player, status):
+    """Until the scores card says `status` ("to play", "counting", "wins") for `player`."""
+    tab.wait_for_function(
+        """([p, want]) => document.querySelector(`#totals [data-player="${p}"]`)
+                            .dataset.status === want""",
+        arg=[player, status],
+    )

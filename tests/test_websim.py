@@ -242,3 +242,298 @@ def test_sim_command_serves_the_board_until_ctrl_c(tmp_path):
     assert proc.returncode == 0
     assert "Traceback" not in err and err == ""
     assert "switched off" in out
+
+
+# ----- issue 11, "The first hour": what a newcomer reads on the page and the display -----
+
+
+def run_until(live, pred, ms=8000, step=100):
+    """Run the board until `pred()` holds (at most `ms` of board time)."""
+    for _ in range(ms // step):
+        if pred():
+            return True
+        live.run(step)
+    return pred()
+
+
+def to_tally(live, port):
+    """The rulebook's first move, then a round of passes: the game is over, the tally on."""
+    for square, face in FIRST_MOVE:
+        api(port, "POST", "/api/place", {"square": square, "face": face})
+    live.run(1500)
+    for button in ("ok", "ok", "ok", "ok", "ok"):  # OK the move; then P2, P1 pass (menu, OK)
+        api(port, "POST", "/api/press", {"button": button})
+    assert run_until(live, lambda: live.idle() and state(port)["mode"] == "tally")
+
+
+def finish_tally(live, port):
+    """Every leftover chip entered with OK (whatever the board offers), then the scores."""
+    for player in (1, 2):
+        for _ in range(7):
+            api(port, "POST", "/api/press", {"button": "ok"})
+        assert run_until(live, lambda: live.idle(), 20000)
+        assert state(port)["tally"]["done"] is (player == 2)
+    api(port, "POST", "/api/press", {"button": "ok"})
+    assert run_until(live, lambda: live.idle() and state(port)["mode"] == "over", 20000)
+
+
+def test_the_hint_follows_every_mode():
+    from firmware import referee
+
+    # every mode of the referee, and every service mode a PC tool can start, has words
+    for mode in referee.MODES:
+        assert mode in live_mod().HINTS and live_mod().HINTS[mode], mode
+    for name in ("diag", "enrol", "repl", "problem", "tally_done"):
+        assert live_mod().HINTS[name]
+
+
+def live_mod():
+    from host_tools import live
+
+    return live
+
+
+def pc_command(live, **cmd):
+    """A command line from the PC, as host_tools sends it over USB."""
+    with live.lock:
+        live.board.usb_in.extend((json.dumps(cmd) + "\n").encode())
+    live.run(200)
+
+
+def test_the_hint_and_the_display_agree_in_the_pc_service_modes(site):
+    live, port = site
+    assert state(port)["hint"].startswith("Lay chips on the board")
+    pc_command(live, cmd="diag", on=True, id=205781825)
+    s = state(port)
+    assert s["screen"][0] == "Sensor test" and s["service"] == "diag"
+    assert s["hint"].startswith("Sensor test") and "Lay chips on the board" not in s["hint"]
+    pc_command(live, cmd="diag", on=False, id=2)
+    pc_command(live, cmd="enrol", face="7", id=3)
+    s = state(port)
+    assert s["screen"][0] == "Enrol chips" and s["hint"].startswith("Enrolling chips")
+    pc_command(live, cmd="enrol", stop=True, id=4)
+    assert state(port)["hint"].startswith("Lay chips on the board")
+    api(port, "POST", "/api/press", {"button": "back"})  # nothing laid: the menu
+    live.run(300)
+    s = state(port)
+    assert s["mode"] == "menu" and s["hint"].startswith("Menu")
+
+
+def test_the_page_gets_the_boards_own_reason_words(site):
+    live, port = site
+    from firmware import i18n
+
+    s = state(port)
+    assert s["lang"] == "en" and s["reasons"] == i18n.reasons("en")
+    api(port, "POST", "/api/place", {"square": "A1", "face": "9"})  # off the centre
+    live.run(800)
+    s = state(port)
+    words = s["reasons"]["first_move_off_start"]
+    assert " ".join(s["screen"][5:]).strip() == "Illegal: " + words  # one text, both places
+    preview = [json.loads(line) for line in s["events"] if '"preview"' in line][-1]
+    assert preview["codes"] == ["first_move_off_start"]
+
+
+def test_reasons_in_the_boards_language(tmp_path):
+    root = tmp_path / "flash"
+    live_mod().populate(str(root))  # a freshly flashed board, its language set before boot
+    settings = json.loads((root / "settings.json").read_text())
+    settings["language"] = "fr"
+    (root / "settings.json").write_text(json.dumps(settings))
+    live = LiveBoard(root)
+    live.run(200)
+    live.place("A1", "9")
+    live.run(800)
+    s = live.state()
+    assert s["lang"] == "fr" and s["reasons"]["first_move_off_start"] == "couvrez le centre"
+    assert " ".join(s["screen"][5:]).strip() == "Interdit : couvrez le centre"
+
+
+def test_the_led_budget_is_explained_in_the_state(site):
+    live, port = site
+    for square, face in FIRST_MOVE:
+        api(port, "POST", "/api/place", {"square": square, "face": face})
+    live.run(800)
+    s = state(port)
+    power = s["board"]["power"]
+    assert (power["supply_ma"], power["board_ma"], power["dark_ma"]) == (500, 185, 225)
+    assert s["board"]["cap_ma"] == power["supply_ma"] - power["board_ma"] == 315
+    assert power["on"] and power["why"] is None
+    assert s["milliamps"] <= s["board"]["cap_ma"]  # the board keeps within it by dimming
+
+
+def test_after_the_game_no_one_is_to_play_and_the_tally_says_what_ok_enters(site):
+    live, port = site
+    to_tally(live, port)
+    s = state(port)
+    assert s["in_turn"] is False  # no "to play" on the scores card
+    assert s["tally"] == {
+        "player": 1,
+        "name": "P1",
+        "left": 7,
+        "face": "0",
+        "done": False,
+        "racks": [[], []],
+    }
+    assert s["screen"][3] == "OK enters 0" and s["screen"][5] == "P1: 7 chips left"
+    assert s["screen"][1].startswith(">P1")  # the player counting is the one marked
+    assert "P1 counts the chips left" in s["hint"] and "enters 0" in s["hint"]
+    # the page enters leftover chips with the board's own buttons: ▶ ... OK
+    assert api(port, "POST", "/api/tally", {"face": "7"}) == (200, {"ok": True})
+    assert run_until(live, lambda: live.idle())
+    s = state(port)
+    assert s["tally"]["racks"] == [["7"], []] and s["tally"]["face"] == "7"
+    assert s["screen"][3] == "OK enters 7" and s["screen"][5] == "P1: 6 chips left"
+    # or lays them, as before
+    api(port, "POST", "/api/place", {"square": "A1", "face": "3"})
+    assert run_until(live, lambda: live.idle() and state(port)["tally"]["left"] == 5)
+    for face in "01245":
+        assert api(port, "POST", "/api/tally", {"face": face})[0] == 200
+    assert run_until(live, lambda: live.idle() and state(port)["tally"]["player"] == 2, 20000)
+    for face in "999999":
+        api(port, "POST", "/api/tally", {"face": face})
+    assert run_until(live, lambda: live.idle() and state(port)["tally"]["left"] == 2, 20000)
+    s = state(port)
+    assert s["screen"][5] == "P2: 2 chips left"
+    assert api(port, "POST", "/api/tally", {"face": "9"}) == (
+        400,
+        {"error": "no 9 chip left to count"},  # the set's six: five counted, one on D8
+    )
+    for face in "+÷":
+        api(port, "POST", "/api/tally", {"face": face})
+    assert run_until(live, lambda: live.idle() and state(port)["tally"]["done"], 20000)
+    assert state(port)["screen"][5] == "All counted: OK"
+    status, data = api(port, "POST", "/api/tally", {"face": "1"})
+    assert status == 400 and "press OK" in data["error"]
+    api(port, "POST", "/api/press", {"button": "ok"})
+    assert run_until(live, lambda: live.idle() and state(port)["mode"] == "over")
+    s = state(port)
+    assert s["in_turn"] is False and s["tally"] is None and s["screen"][0] == "Game over"
+    assert not any(line.startswith(">") for line in s["screen"][1:3])
+
+
+def test_clear_the_board_lifts_every_chip_after_the_game(site):
+    live, port = site
+    api(port, "POST", "/api/place", {"square": "H8", "face": "2"})
+    live.run(600)
+    s = state(port)
+    assert s["can_clear"] is False  # a move being laid: not the moment
+    to_play = {"square": "D8", "face": "9"}
+    api(port, "POST", "/api/lift", {"square": "H8"})
+    live.run(300)
+    to_tally(live, port)
+    status, data = api(port, "POST", "/api/clear", {})
+    assert status == 400 and "game is on" in data["error"]  # its chips stay for the tally
+    finish_tally(live, port)
+    s = state(port)
+    assert s["can_clear"] is True and len(s["chips"]) == 5
+    since = s["count"]
+    assert api(port, "POST", "/api/clear", {}) == (200, {"ok": True, "lifted": 5})
+    assert state(port)["chips"] == {}  # where the hands have put them: at once
+    assert run_until(live, live.idle)
+    lifted = [json.loads(x) for x in state(port, since)["events"] if '"lifted"' in x]
+    assert [ev["square"] for ev in lifted] == ["D8", "E8", "F8", "G8", "H8"]  # one by one
+    api(port, "POST", "/api/press", {"button": "ok"})  # a new game on the clear board
+    assert run_until(live, lambda: live.idle() and state(port)["mode"] == "play")
+    s = state(port)
+    assert s["totals"] == [0, 0] and s["in_turn"] and s["can_clear"] is False
+    assert api(port, "POST", "/api/place", to_play)[0] == 200
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="firmware/app.py offers the journal's finished, archived game at boot (report)",
+)
+def test_a_finished_game_is_not_offered_again_after_a_restart(site):
+    live, port = site
+    to_tally(live, port)
+    finish_tally(live, port)
+    with live.lock:
+        live.board.app.restart = True  # as `config set ... --restart` does
+        live.board.app.running = False
+    live.run(600)
+    s = state(port)
+    assert "Resume game?" not in s["screen"] and s["mode"] != "resume"
+
+
+# ----- colours apart for the colour-blind too --------------------------------------------
+
+# Machado, Oliveira & Fernandes (2009), deuteranopia at severity 1.0, on linear RGB.
+DEUTERANOPIA = (
+    (0.367322, 0.860646, -0.227968),
+    (0.280085, 0.672501, 0.047413),
+    (-0.011820, 0.042940, 0.968881),
+)
+# What the board's LEDs say besides the players (firmware/leds.py), as the page draws them.
+SIGNALS = ("legal", "bad_run", "other_new", "last_move", "joker", "unknown")
+APART = 20  # CIE76 ΔE every player colour keeps from every other colour, seen either way
+
+
+def _linear(v):
+    v /= 255
+    return v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4
+
+
+def _encoded(v):
+    v = min(1.0, max(0.0, v))
+    return 255 * (12.92 * v if v <= 0.0031308 else 1.055 * v ** (1 / 2.4) - 0.055)
+
+
+def deuteranope(rgb):
+    """How a deuteranope sees the sRGB colour `rgb` (Machado 2009)."""
+    lin = [_linear(c) for c in rgb]
+    return tuple(_encoded(sum(row[k] * lin[k] for k in range(3))) for row in DEUTERANOPIA)
+
+
+def lab(rgb):
+    r, g, b = (_linear(c) for c in rgb)
+    xyz = (
+        (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047,
+        0.2126 * r + 0.7152 * g + 0.0722 * b,
+        (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883,
+    )
+    fx, fy, fz = (t ** (1 / 3) if t > 0.008856 else 7.787 * t + 16 / 116 for t in xyz)
+    return 116 * fy - 16, 500 * (fx - fy), 200 * (fy - fz)
+
+
+def delta_e(a, b):
+    return sum((x - y) ** 2 for x, y in zip(lab(a), lab(b))) ** 0.5
+
+
+def as_drawn(rgb):
+    """An LED colour as the page draws it: full hue (app.js ledLook)."""
+    peak = max(rgb)
+    return tuple(round(v * 255 / peak) for v in rgb) if peak else (0, 0, 0)
+
+
+def colour_distances(players, signals):
+    """(ΔE for normal vision, ΔE for a deuteranope, "P2-other_new") for every player colour
+    against every signal colour and every other player's, closest first."""
+    out = []
+    named = list(signals.items()) + [("P%d" % (k + 1), c) for k, c in enumerate(players)]
+    for k, colour in enumerate(players):
+        for name, other in named:
+            if name == "P%d" % (k + 1) or (name[0] == "P" and int(name[1:]) < k + 1):
+                continue
+            normal = delta_e(colour, other)
+            seen = delta_e(deuteranope(colour), deuteranope(other))
+            out.append((round(normal, 1), round(seen, 1), "P%d-%s" % (k + 1, name)))
+    return sorted(out, key=lambda d: min(d[0], d[1]))
+
+
+def test_the_page_gets_the_firmwares_colours(site):
+    from firmware import leds as L
+
+    _, port = site
+    colours = state(port)["board"]["colours"]
+    assert colours["players"] == [list(c) for c in L.COLOURS[L.PLAYER : L.PLAYER + 4]]
+    assert colours["other_new"] == list(L.COLOURS[L.AMBER])
+
+
+def test_the_boards_player_colours_stay_apart_for_deuteranopes():
+    from firmware import leds as L
+
+    players = L.COLOURS[L.PLAYER : L.PLAYER + 4]
+    signals = {k: as_drawn(L.COLOURS[i]) for k, i in zip(SIGNALS, (2, 3, 4, 1, 6, 5))}
+    closest = colour_distances(players, signals)[0]
+    assert min(closest[0], closest[1]) >= APART, closest

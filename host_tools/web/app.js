@@ -8,37 +8,9 @@ const KEEP_EVENTS = 40;
 const SHOWN_EVENTS = 9;
 // The firmware dims the LEDs to about 40 % (its brightness setting): that is full glow here.
 const FULL_LED = 102;
-// Players' colours, as the firmware lights the corners for the player to move (firmware/leds.py).
-const PLAYER_RGB = ["0, 90, 255", "255, 120, 0", "200, 0, 255", "0, 220, 200"];
 const FACE_ORDER = "0123456789+-×÷/=?";
 const OPERATORS = "+-×÷/=";
 const GAME_NAMES = { calculissimo: "Calculissimo", calqable: "Cal-Q-Able" };
-const MODE_HINTS = {
-  play: "Lay chips on the board, then press OK. OK with no chip: the menu.",
-  pick: "Choose the joker's value with ◀ ▶, then OK.",
-  menu: "Menu: ◀ ▶ to choose, OK to select, BACK to leave.",
-  swap: "How many chips go back to the bag? ◀ ▶, then OK.",
-  take_back: "Take the lost turn's chips back off the board.",
-  tally: "Game over: lay each player's leftover chips, or enter them with ◀ ▶ OK.",
-  over: "Final scores. Clear the board and press OK for a new game.",
-  resume: "A saved game: OK to resume it, BACK for a new game.",
-  clear: "Clear the board to start a new game.",
-};
-const REASONS = {
-  first_move_off_start: "the first move must cover the star",
-  not_in_line: "the chips must be in one line",
-  gap: "there is a gap in the line",
-  not_connected: "touch the chips already played",
-  no_calculation: "not a calculation yet",
-  malformed: "not a calculation yet",
-  two_multiplications: "two multiplications in one run",
-  division_by_zero: "division by zero",
-  not_integer: "a division does not come out even",
-  not_positive: "a run is not positive",
-  too_many_chips: "more chips than a rack holds",
-  chip_unavailable: "no such chip left",
-};
-
 const $ = (id) => document.getElementById(id);
 const view = {
   size: "", // "w x h" of the grid built
@@ -70,8 +42,8 @@ function faceClass(face) {
 function buildBoard(width, height) {
   const board = $("board");
   board.textContent = "";
-  board.style.gridTemplateColumns = `22px repeat(${width}, var(--sq))`;
-  board.style.gridTemplateRows = `22px repeat(${height}, var(--sq))`;
+  board.style.gridTemplateColumns = `var(--coord) repeat(${width}, var(--sq))`;
+  board.style.gridTemplateRows = `var(--coord) repeat(${height}, var(--sq))`;
   const glass = document.createElement("div");
   glass.className = "glass";
   board.append(glass);
@@ -222,14 +194,15 @@ function drawPlayers(state) {
       const li = document.createElement("li");
       li.className = "player";
       li.dataset.player = String(p + 1);
-      li.style.setProperty("--pc", PLAYER_RGB[p % PLAYER_RGB.length]);
       li.innerHTML =
         '<span class="dot"></span><span class="name"></span>' +
-        '<span class="turn">to play</span><span class="total"></span>';
+        '<span class="turn"></span><span class="total"></span>';
       list.append(li);
     }
     view.totals = [];
   }
+  const top = Math.max(...state.totals);
+  const best = state.totals.flatMap((t, p) => (t === top ? [p] : []));
   for (let p = 0; p < n; p++) {
     const li = list.children[p];
     li.querySelector(".name").textContent = state.names[p];
@@ -245,11 +218,34 @@ function drawPlayers(state) {
       li.dataset.total = total;
       view.totals[p] = total;
     }
-    const moving = state.to_move === p && state.mode !== "over";
-    li.classList.toggle("to-move", moving);
-    if (moving) li.setAttribute("aria-current", "true");
+    li.style.setProperty("--pc", colour("players", p));
+    // Who acts now: the player to move while a turn is on, the one counting their chips in
+    // the end tally, the winner once the game is over; no one otherwise (a menu of the PC's,
+    // the question whether to resume).
+    let status = "";
+    if (state.in_turn && state.to_move === p) status = "to play";
+    else if (state.tally && state.tally.player === p + 1) status = "counting";
+    else if (state.mode === "over" && best.includes(p)) status = best.length > 1 ? "draw" : "wins";
+    li.querySelector(".turn").textContent = status;
+    li.dataset.status = status;
+    const acting = status === "to play" || status === "counting";
+    li.classList.toggle("to-move", acting);
+    if (acting) li.setAttribute("aria-current", "true");
     else li.removeAttribute("aria-current");
   }
+}
+
+// The firmware's colours (firmware/leds.py, sent with the state): the players' colours are
+// the ones the board lights its corners in for the player to move.
+function colour(key, k = 0) {
+  const colours = view.state?.board?.colours;
+  if (!colours) return "128, 128, 128";
+  const c = key === "players" ? colours.players[k % colours.players.length] : colours[key];
+  return c.join(", ");
+}
+
+function plural(n, one, many) {
+  return `${n} ${n === 1 ? one : many}`;
 }
 
 function player(ev) {
@@ -257,9 +253,29 @@ function player(ev) {
   return names[ev.player - 1] || `P${ev.player}`;
 }
 
-// One event line in words, and a class for its colour.
+// Why a move is not legal, in the board's own words (firmware/i18n.py, in the board's
+// language, sent with the state): the log says what the display says.
+function reasons(codes) {
+  const table = view.state?.reasons || {};
+  return (codes || []).map((c) => table[c] || c.replaceAll("_", " ")).join(", ");
+}
+
+// What the sensor test and enrolment found on a square (firmware/sensing.py kinds).
+const FOUND = {
+  placed: (ev) => (ev.face ? `chip ${faceText(ev.face)} read on ${ev.square}` : `an unknown chip on ${ev.square}`),
+  lifted: (ev) => `chip lifted from ${ev.square}`,
+  unknown: (ev) => `a tag the board does not know on ${ev.square}`,
+  no_tag: (ev) => `a magnet but no tag on ${ev.square}`,
+  tag_only: (ev) => `a tag but no magnet on ${ev.square}`,
+  reader_down: (ev) => `the NFC reader is silent (${ev.square})`,
+  twice: (ev) => `the same tag as another square on ${ev.square}`,
+};
+
+const SERVICES = { diag: "the sensor test", enrol: "enrolling chips" };
+
+// One event line in words and a class for its colour, or null: the PC's own traffic (the
+// board's replies to its commands) and anything the page has no words for are not shown.
 function describe(ev) {
-  const codes = (list) => (list || []).map((c) => REASONS[c] || c.replaceAll("_", " ")).join(", ");
   switch (ev.ev) {
     case "boot": return ["The board is switched on", "quiet"];
     case "new_game": return [`New game, ${ev.players} players`, "good"];
@@ -267,26 +283,46 @@ function describe(ev) {
     case "placed": return [`${faceText(ev.face ?? "a chip")} laid on ${ev.square}`, ""];
     case "lifted": return [`Chip lifted from ${ev.square}`, "quiet"];
     case "preview":
-      if (ev.legal) return [`That move is worth ${ev.score} points`, "good"];
-      return [`Not yet: ${codes(ev.codes)}`, "quiet"];
+      if (ev.legal) return [`That move is worth ${plural(ev.score, "point", "points")}`, "good"];
+      return [`Not yet: ${reasons(ev.codes)}`, "quiet"];
     case "button": return [`${ev.name.toUpperCase()} pressed`, "quiet"];
     case "move": return [`${player(ev)} scores ${ev.score}`, "good"];
     case "replace": return [`${player(ev)} replaces, scores ${ev.score}`, "good"];
-    case "illegal": return [`${player(ev)}: ${codes(ev.codes)}`, "bad"];
+    case "illegal": return [`${player(ev)}: ${reasons(ev.codes)}`, "bad"];
     case "bonus_turn": return [`Bonus turn for ${player(ev)}!`, "good"];
     case "pass": return [`${player(ev)} passes`, ""];
     case "timeout": return [`${player(ev)} ran out of time`, "bad"];
-    case "swap": return [`${player(ev)} swaps ${ev.count} chips`, ""];
+    case "swap": return [`${player(ev)} swaps ${plural(ev.count, "chip", "chips")}`, ""];
     case "missing": return [`Put the chip back on ${ev.square}`, "bad"];
     case "restored": return [`${ev.square} is back`, "good"];
-    case "wrong_chip": return [`${ev.square} holds ${ev.face}, not ${ev.want}`, "bad"];
-    case "unknown_chip": return [`Unknown chip on ${ev.square}`, "bad"];
+    case "wrong_chip": return [`${ev.square} holds ${faceText(ev.face)}, not ${faceText(ev.want)}`, "bad"];
+    case "unknown_chip": return [`A chip the board does not know on ${ev.square}`, "bad"];
+    case "same_tag": return [`${ev.square} has the same tag as ${ev.as}`, "bad"];
+    case "no_tag": return [`A magnet but no tag on ${ev.square}`, "bad"];
+    case "tag_only": return [`${ev.square}: the tag answers, the magnet is weak`, "quiet"];
+    case "reader_down": return ["The NFC reader is not answering", "bad"];
+    case "taken": return [`${ev.square} taken off (rule 5)`, ""];
     case "tally": return [`${player(ev)} still held ${faceText(ev.face)}`, ""];
     case "game_over": return [`Game over: ${ev.totals.join(" / ")}`, "good"];
-    default: {
-      const rest = Object.entries(ev).filter(([k]) => k !== "t" && k !== "ev");
-      return [`${String(ev.ev).replaceAll("_", " ")} ${rest.map(([, v]) => v).join(" ")}`, "quiet"];
-    }
+    case "recount": return ["The leftover chips are counted again", "quiet"];
+    case "archived": return ["The finished game is kept on the board", "quiet"];
+    case "power":
+      return ev.leds ? ["The lights are on", "quiet"] : ["The lights are off: see “LED current”", "bad"];
+    case "save_failed": return ["The board could not save", "bad"];
+    case "journal_problem": return ["The saved game could not be used", "bad"];
+    case "settings_problem": return ["A setting was wrong: the board uses its default", "bad"];
+    case "display_problem": return ["The display is not answering", "bad"];
+    case "fault": return ["A glitch: the board reloaded the game", "bad"];
+    case "restarting": return ["The board restarts", "bad"];
+    case "cannot_start": return ["The firmware cannot start", "bad"];
+    // The PC's tools at work (host_tools diag, enrol): in words, never as protocol lines.
+    case "service":
+      return ev.name ? [`The PC started ${SERVICES[ev.name] || "a service mode"}`, "quiet"] : ["Back to the game", "quiet"];
+    case "sensor": return [`Sensor test: ${(FOUND[ev.kind] || FOUND.placed)(ev)}`, "quiet"];
+    case "tag":
+      return [`Enrolling: ${ev.face ? `chip ${faceText(ev.face)} on ${ev.square}` : `a new chip on ${ev.square}`}`, "quiet"];
+    case "enrolled": return [`Enrolled: the chip on ${ev.square} is a ${faceText(ev.face)}`, "good"];
+    default: return null; // "reply" (the board answering the PC), and anything unknown
   }
 }
 
@@ -297,20 +333,23 @@ function clock(ms) {
 
 function drawEvents(lines) {
   for (const line of lines) {
+    let ev = null;
     try {
-      view.events.push(JSON.parse(line));
+      ev = JSON.parse(line);
     } catch {
-      view.events.push({ t: 0, ev: line.trim() });
+      continue; // not an event line: nothing a player needs
     }
+    const said = describe(ev);
+    if (said) view.events.push({ ev, text: said[0], kind: said[1] });
   }
   if (view.events.length > KEEP_EVENTS) view.events.splice(0, view.events.length - KEEP_EVENTS);
   if (!lines.length && view.eventsKey) return;
   view.eventsKey = String(view.events.length);
   const list = $("events");
   list.textContent = "";
-  for (const ev of view.events.slice(-SHOWN_EVENTS).reverse()) {
-    const [text, kind] = describe(ev);
+  for (const { ev, text, kind } of view.events.slice(-SHOWN_EVENTS).reverse()) {
     const li = document.createElement("li");
+    li.dataset.ev = ev.ev;
     li.title = `${text}\n${JSON.stringify(ev)}`;
     const t = document.createElement("span");
     t.className = "t";
@@ -324,18 +363,91 @@ function drawEvents(lines) {
 }
 
 function drawFacts(state) {
-  const cap = state.board ? state.board.cap_ma : 0;
-  $("current").textContent = cap ? `≈ ${state.milliamps} mA of ${cap}` : `≈ ${state.milliamps} mA`;
-  $("current-bar").style.width = cap ? `${Math.min(100, (100 * state.milliamps) / cap)}%` : "0";
+  drawPower(state);
   const serial = $("serial");
   serial.textContent = state.serial || "none";
   serial.title = state.serial ? `${state.tools} watch --port ${state.serial}` : "";
-  $("mode-hint").textContent = state.repl
-    ? "The firmware is stopped: a REPL has the USB port."
-    : MODE_HINTS[state.mode] || "";
+  $("mode-hint").textContent = state.hint || "";
   const name = GAME_NAMES[state.game] || state.game;
   $("game-name").textContent = name;
   document.title = `${name} – smart board`;
+}
+
+// The lights' current, and the budget behind it in plain words (firmware/leds.py): the
+// supply's current less what the rest of the board takes is what the LEDs may draw, and the
+// board dims them to stay inside it. Reaching it is how the board works, not a fault.
+function drawPower(state) {
+  const power = state.board?.power;
+  const cap = state.board?.cap_ma || 0;
+  const bar = $("current-bar");
+  if (!power || !power.on) {
+    $("current").textContent = power ? "off" : `≈ ${state.milliamps} mA`;
+    bar.style.width = "0";
+    $("power-words").textContent = power?.why || "";
+    return;
+  }
+  $("current").textContent = `≈ ${state.milliamps} mA of ${cap} mA`;
+  bar.style.width = cap ? `${Math.min(100, (100 * state.milliamps) / cap)}%` : "0";
+  bar.parentElement.classList.toggle("full", power.dimmed);
+  $("power-words").textContent =
+    `The supply gives the board ${power.supply_ma} mA. The rest of the board uses ` +
+    `${power.board_ma} mA, which leaves ${cap} mA for the lights; just being on, dark, ` +
+    `they take ${power.dark_ma} mA of it. ` +
+    (power.dimmed
+      ? "Right now the board dims the lights a little to stay within that: normal, nothing to fix."
+      : "The lights are at full brightness.");
+}
+
+// The lights' legend in the firmware's colours; the corners' swatch shows every player's.
+function drawColours(state) {
+  const colours = state.board?.colours;
+  const key = JSON.stringify(colours || null);
+  if (!colours || key === view.colours) return;
+  view.colours = key;
+  for (const i of document.querySelectorAll("#lights i[data-colour]")) {
+    i.style.setProperty("--c", colour(i.dataset.colour));
+  }
+  const n = colours.players.length;
+  const stops = colours.players.map(
+    (c, k) => `rgb(${c.join(", ")}) ${(100 * k) / n}% ${(100 * (k + 1)) / n}%`,
+  );
+  document.querySelector("#lights .corner").style.background = `conic-gradient(${stops.join(", ")})`;
+}
+
+// ----- the end tally ---------------------------------------------------------------------
+
+function drawTally(state) {
+  const card = $("tally");
+  const tally = state.tally;
+  card.hidden = !tally;
+  if (!tally) return;
+  $("tally-who").textContent = tally.done
+    ? "Every chip is counted: press OK for the final scores."
+    : `${tally.name}: ${plural(tally.left, "chip", "chips")} left to count.`;
+  $("tally-ok").textContent = tally.done ? "the final scores" : faceText(tally.face);
+  const faces = $("tally-faces");
+  const order = orderedFaces(state.box);
+  if (faces.dataset.faces !== order.join("")) {
+    faces.dataset.faces = order.join("");
+    faces.textContent = "";
+    for (const face of order) {
+      const button = document.createElement("button");
+      button.className = `face ${faceClass(face)}`;
+      button.dataset.face = face;
+      button.textContent = faceText(face);
+      button.title = `Count a ${faceText(face)} (the board's buttons enter it)`;
+      button.addEventListener("click", () => post("tally", { face }));
+      faces.append(button);
+    }
+  }
+  for (const button of faces.children) {
+    button.disabled = tally.done;
+    button.classList.toggle("next", button.dataset.face === tally.face);
+  }
+  const racks = tally.racks.map(
+    (rack, p) => `${state.names[p]}: ${rack.length ? rack.map(faceText).join(" ") : "–"}`,
+  );
+  $("tally-racks").textContent = racks.join(" · ");
 }
 
 function render(state) {
@@ -347,6 +459,9 @@ function render(state) {
   drawPlayers(state);
   drawEvents(state.events);
   drawFacts(state);
+  drawTally(state);
+  drawColours(state);
+  $("clear").hidden = !state.can_clear;
   if (state.count < view.since) view.since = 0; // the server started again
   else view.since = state.count;
   if (!$("picker").hidden) refreshPicker();
@@ -510,6 +625,11 @@ $("board").addEventListener("click", (event) => {
 });
 
 $("picker-cancel").addEventListener("click", closePicker);
+
+$("clear").addEventListener("click", () => {
+  closePicker();
+  post("clear", {});
+});
 
 document.addEventListener("click", (event) => {
   if (pickerSquare && !event.target.closest(".picker, .sq")) closePicker();

@@ -419,7 +419,7 @@ def test_swap_count_wraps_within_the_rack():
     board.press("left")  # from 1 to the whole rack
     eq(board.screen()[5], "Swap 7 chips")
     board.press("right")
-    eq(board.screen()[5], "Swap 1 chips")
+    eq(board.screen()[5], "Swap 1 chip")
 
 
 def test_seven_chip_move_that_empties_bag_and_rack_ends_the_game():
