@@ -27,7 +27,7 @@ LINT_DIRS = $(wildcard deploy engine firmware host_tools tests tools)
 MPY_SRC = $(shell find engine firmware -name '*.py' -not -path '*/__pycache__/*' 2>/dev/null)
 MPY_OUT = $(patsubst %.py,$(BUILD)/mpy/%.mpy,$(MPY_SRC))
 
-.PHONY: venv test lint typecheck bench sim soak mpy flash firmware clean distclean
+.PHONY: venv test test-pico lint typecheck bench sim soak mpy flash firmware clean distclean
 
 venv: $(STAMP)
 
@@ -41,6 +41,10 @@ $(STAMP): requirements-dev.txt pyproject.toml
 
 test: $(STAMP) $(NODE_MODULES)
 	$(VENV_PYTHON) -m pytest -q
+
+# Every test module on the emulated Pico, the slow whole-board ones too (tests/test_pico.py).
+test-pico: $(STAMP) $(NODE_MODULES)
+	RP2EMU_SLOW=1 $(VENV_PYTHON) -m pytest -q tests/test_pico.py
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check $(LINT_DIRS)

@@ -59,3 +59,14 @@ def mem_free():
     import gc
 
     return gc.mem_free()
+
+
+def collect():
+    """A full collection on a board (the rp2 port, CircuitPython); nothing elsewhere: CPython
+    needs none, and the WASI MicroPython of the tests must never collect (its collector
+    traps). For a known point where much has just become garbage (tests/test_pico.py)."""
+    if sys.platform not in _BOARD_PLATFORMS:
+        return
+    import gc
+
+    gc.collect()

@@ -22,6 +22,7 @@ from engine.snapshot import game_of
 from firmware import referee as R
 from firmware.buttons import Buttons
 from firmware.console import Console
+from firmware.events import EventStream
 from firmware.journal import Journal, JournalError
 from firmware.leds import Leds
 from firmware.presence import Presence
@@ -89,8 +90,6 @@ class Hardware:
 
 class App:
     def __init__(self, hw, profile, settings, problems=(), registry=None, events=None):
-        from firmware.events import EventStream
-
         self.hw = hw
         self.clock = hw.clock
         self.settings = settings
@@ -147,7 +146,10 @@ class App:
             ev.emit("settings_problem", "text", text)
         payload = self._saved_game()
         if payload is not None:
+            finished = self._archived(payload)
             self.referee.offer_resume(payload)
+            if finished:  # nothing to ask: the final scores as they were, then a new game
+                self._act("resume")
         else:
             note = self.referee.note
             self.referee.new_game()
@@ -182,6 +184,19 @@ class App:
             self.events.emit("save_failed", "error", "could not keep the saved game (%s)" % err)
             payload = None
         return payload
+
+    def _archived(self, payload):
+        """Whether the journal's game is finished and the archive holds it: a restart after
+        the end shows the final scores at once instead of offering the old game again ("Resume
+        game?"). A finished game the archive lacks (its write failed) is still offered, so
+        that archiving is tried again when it is resumed."""
+        from engine.snapshot import decode
+
+        try:
+            game = decode(self.profile, payload)
+        except (EngineError, ValueError):
+            return False  # offer_resume says what is wrong with it
+        return game.penalties is not None and self.referee.archive.has(payload)
 
     def _set_aside(self, problem):
         """The saved game is damaged: kept as game.bad, and the board says so."""

@@ -19,6 +19,8 @@ logs ("Ana: cover the centre"), so each reads well after a colon, on its own.
 
 _EN = {
     "turn": "%s to play",
+    "ok_plays": "OK plays it",
+    "lay_hint": "Lay chips, then OK",
     "bag": "Bag %d",
     "points": "Move %d pts",
     "points_1": "Move %d pt",

@@ -3,6 +3,8 @@
 
 MESSAGES = {
     "turn": "À %s de jouer",
+    "ok_plays": "OK pour le jouer",
+    "lay_hint": "Posez, puis OK",
     "bag": "Sac %d",
     "points": "Coup %d pts",
     "points_1": "Coup %d pt",

@@ -3,6 +3,8 @@
 
 MESSAGES = {
     "turn": "Vez de %s",
+    "ok_plays": "OK para jogar",
+    "lay_hint": "Coloque, depois OK",
     "bag": "Saco %d",
     "points": "Jogada %d pts",
     "points_1": "Jogada %d pt",

@@ -96,12 +96,12 @@ class Play(Mode):
         game = ref.game
         v = ref.verdict
         if v is not None and game.pending:
-            if v.legal:
-                return ("points", v.score)
+            if v.legal:  # line 3 shows its points
+                return ("ok_plays",)
             return ("illegal", ref.reason(v.reasons[0].code))
         if ref.replacing:
             return ("rule5_hint",)
-        return ("turn", ref.name(game.to_move))
+        return ("lay_hint",)  # line 0 says whose turn
 
 
 class Pick(Play):

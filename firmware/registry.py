@@ -7,9 +7,12 @@ entry, and nothing half-loaded is used.
 """
 
 import json
+from binascii import hexlify
 
 from engine import faces
 from engine.errors import FaceError
+
+_HEX = "0123456789abcdef"
 
 
 class RegistryError(Exception):
@@ -17,7 +20,30 @@ class RegistryError(Exception):
 
 
 def uid_hex(uid):
-    return "".join("%02x" % b for b in uid)
+    """A tag's UID bytes in lower-case hex (one string made, nothing else)."""
+    return hexlify(uid).decode()
+
+
+def _key(uid):
+    """The registry's key for a UID (bytes, or hex in either case); RegistryError if it is
+    none. A lower-case hex string is its own key (chips.json's keys are kept, not copied);
+    `strip` of a hex string gives the empty string, which MicroPython does not allocate."""
+    if not isinstance(uid, str):
+        uid = uid_hex(uid)
+    else:
+        low = uid.lower()
+        if low != uid:
+            uid = low
+    if not 8 <= len(uid) <= 20 or len(uid) % 2 or uid.strip(_HEX):
+        raise RegistryError("tag %r: a UID is 4 to 10 bytes in hex" % (uid,))
+    return uid
+
+
+def _face(face, key):
+    try:
+        return face_text(face)
+    except RegistryError as err:
+        raise RegistryError("tag %s: %s" % (key, err))
 
 
 def face_text(face, where=""):
@@ -35,8 +61,13 @@ class Registry:
     def __init__(self, chips=None):
         self.chips = {}
         if chips:
-            for uid, face in chips.items():
-                self.enrol(uid, face)
+            # The table is made once at its size: grown entry by entry, a dict leaves each
+            # outgrown table as a hole among the keys (a splintered heap on a board).
+            keys = [_key(uid) for uid in chips]
+            table = dict.fromkeys(keys)
+            for key, face in zip(keys, chips.values()):
+                table[key] = _face(face, key)
+            self.chips = table
 
     def __len__(self):
         return len(self.chips)
@@ -48,16 +79,8 @@ class Registry:
         return self.chips.get(uid)
 
     def enrol(self, uid, face):
-        if not isinstance(uid, str):
-            uid = uid_hex(uid)
-        uid = uid.lower()
-        if (
-            not 8 <= len(uid) <= 20
-            or len(uid) % 2
-            or any(c not in "0123456789abcdef" for c in uid)
-        ):
-            raise RegistryError("tag %r: a UID is 4 to 10 bytes in hex" % (uid,))
-        self.chips[uid] = face_text(face, "tag %s: " % uid)
+        key = _key(uid)
+        self.chips[key] = _face(face, key)
 
     def forget(self, uid):
         self.chips.pop(uid if isinstance(uid, str) else uid_hex(uid), None)

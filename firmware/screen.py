@@ -1,8 +1,8 @@
 """What the 128 x 64 display shows: eight lines of 21 characters, drawn only when changed.
 
-line 0   whose turn, and the turn clock (m:ss) when it runs
-line 1-2 every player's score, two to a line (the player to move marked with >; in the end
-         tally the player counting their chips, and no one once the game is over)
+line 0   whose turn ("Ana to play"), and the turn clock (m:ss) when it runs
+line 1-2 every player's score, two to a line (in the end tally the player counting their chips
+         is marked with >: line 0 then says what to do, not who)
 line 3   the bag count, and the pending move's points while it is legal; in the end tally,
          the face OK enters
 line 4   a condition that holds until mended (could not save, LEDs off and why, settings)
@@ -62,17 +62,17 @@ def compose(ref):
         lines[0] = i18n.say(lang, "tally_hint")
     else:
         left = ref.seconds_left()
-        head = "> " + ref.name(game.to_move)
+        head = i18n.say(lang, "turn", ref.name(game.to_move))
         if left is not None:
             clock = "%d:%02d" % (left // 60, left % 60)
             head = pad(head, COLS - len(clock)) + clock
         lines[0] = head
     count = ref.tally  # the end tally's counts (firmware/tally.py), None in other modes
-    marked = game.to_move  # who acts: the player to move, or the one counting their chips
-    if ref.mode == R.OVER:
-        marked = -1
-    elif count is not None:
-        marked = -1 if count.done() else count.player
+    # Line 0 names the player to move, so no score is marked then; in the tally line 0 says
+    # what to do, and the player counting their chips is marked.
+    marked = -1
+    if count is not None and ref.mode != R.OVER and not count.done():
+        marked = count.player
     for p in range(game.players):
         mark = ">" if p == marked else " "
         cell = mark + pad(ref.name(p), 5) + "%4d" % game.scores[p]  # 10 characters

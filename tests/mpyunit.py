@@ -123,6 +123,7 @@ def run_module(modname, skip=()):
         if not record["ok"]:
             failed += 1
         emit(MARK, record)
+        record = None  # not kept through the next test, among its data
     emit(DONE_MARK, {"module": modname, "tests": len(names), "failed": failed})
     return failed
 

@@ -144,8 +144,10 @@ def test_a_sim_script_says_what_each_bad_line_is_and_fails():
     errors = [line for line in result.stdout.splitlines() if line.startswith('{"error"')]
     assert errors == [
         '{"error": "unknown chip face Q (the set has × + - 0 1 2 3 4 5 6 7 8 9 ÷ ?)", "line": 1}',
-        ('{"error": "unknown command frob (commands: place, lift, press, wait, show, events)",'
-        ' "line": 2}'),
+        (
+            '{"error": "unknown command frob (commands: place, lift, press, wait, show, events)",'
+            ' "line": 2}'
+        ),
         '{"error": "H8 already has a chip: lift it first", "line": 4}',
         '{"error": "no square Z99 on this board", "line": 5}',
         '{"error": "A1 has no chip to lift", "line": 6}',

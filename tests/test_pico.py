@@ -12,7 +12,10 @@ outside a test, the cycle or time budget), or if the set of tests that ran diffe
 pytest collects. Each module runs after a soft reset, so on a fresh heap; before it runs, the
 repository modules it imports at load time are imported one by one, leaves first, with a
 collection after each (what a module's loading leaves behind is then freed before the next
-one's code is laid down, so it does not splinter the heap among the code).
+one's code is laid down, so it does not splinter the heap among the code). The modules its
+tests would load on first use (its PICO_PRELOAD: the PC's commands, a language) are imported
+with them, and what every test keeps (WARM: the default profile, the chip set's registry) is
+made before the first test, so that nothing a test leaves lies among the next test's data.
 
 The modules run on several emulated Picos at once (one Node process each: RP2EMU_JOBS, by
 default the machine's CPU count, at least 2), the slowest first. The first test to ask starts
@@ -23,12 +26,14 @@ are written to build/rp2emu/report.json.
 Without Node.js, rp2040js (`npm ci --prefix tools`, which `make test` runs) or ../shared/rp2,
 the tests are skipped, except on CI (CI set), where they fail.
 
-Some modules or tests are left out unless RP2EMU_ALL=1: see LEFT_OUT, with the reason for
-each (measured on the emulator; they take too long for `make test`, or do not fit the heap).
+Some tests are left out unless RP2EMU_ALL=1: see LEFT_OUT, with the reason for each
+(measured on the emulator: they do not fit the heap). The slowest whole-board modules (SLOW)
+run with RP2EMU_SLOW=1, as `make test-pico` does: they pass, but take minutes each.
 """
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import queue
@@ -52,35 +57,52 @@ CYCLES = {"tests.engine.test_game": 20_000_000_000}  # the seeded self-play: ~10
 MODULE_TIMEOUT_S = 900.0
 
 # Left out unless RP2EMU_ALL=1: "module" (the whole module) or "module::test", and why.
-# The whole-board modules build SimBoards: the firmware, the engine, the simulated parts and
-# the tests all loaded from .mpy files into RAM leave about 84 KB free after the imports, and
-# a board's buffers (the console's 1,024 B line, the LED frame, a registry's table) then
-# cannot find a contiguous block once a few boards have come and gone: MemoryError, measured
-# 2026-11-24 (tests/test_pico.py report: lowest free after a collection 37-49 KB, but in
-# pieces). The firmware alone boots on the stock image (main.py, tools/picobench.py). With
-# RP2EMU_ALL=1 these run here too (and show the MemoryErrors); they pass on MicroPython (WASI)
-# in tests/test_micropython.py, whose heap hides the limit.
-_BOARD_HEAP = "SimBoard tests splinter the stock heap with the twins' and tests' code in RAM"
+# Measured on the emulator (2026-11-24): the whole-board modules fit the stock heap, with the
+# firmware, the engine, the twins and the tests all loaded from .mpy files into RAM (45-70 KB
+# free after the imports), once what their boards load or make on first use comes first
+# (PICO_PRELOAD, WARM) and a board is built on a collected heap (firmware/sim/simboard.py).
+# These tests alone do not: the largest upload, and JSON nested deeper than the parsers go
+# (MicroPython's parser makes a list for every level, 32 B each, before it can answer).
+_DEEP = (
+    "JSON nested 7,000 deep: 14 KB of text in one piece beside a booted board, and 7,000 "
+    "lists (224 KB) once MicroPython parses it, more than the Pico's whole heap"
+)
 LEFT_OUT: dict[str, str] = {
-    "tests.fw." + name: _BOARD_HEAP
-    for name in [
-        "test_antenna",
-        "test_board",
-        "test_calqable_board",
-        "test_commands",
-        "test_edge_cases",
-        "test_faults",
-        "test_faults_end",
-        "test_feedback",
-        "test_flow",
-        "test_input_faults",
-        "test_power",
-        "test_sh1106",
-        "test_supervisor",
-    ]
+    "tests.fw.test_commands::test_a_long_file_comes_in_parts_and_a_cut_upload_can_start_again": (
+        "a 3.4 KB chips.json of 200 tags sent in 9 parts: the board joins them into one string "
+        "and parses it twice (the check, then the registry in use) beside the test's own copy; "
+        "with the commands' and the tests' code in RAM (51 KB free after the imports, largest "
+        "block 35 KB) no 3,412-byte block is left for the join (MemoryError)"
+    ),
+    "tests.fw.test_input_faults::test_deep_or_bad_boot_files_are_named_problems": _DEEP,
+    "tests.fw.test_input_faults::test_put_refuses_deep_files_and_leaves_the_old_ones": _DEEP,
+    "tests.fw.test_input_faults::test_event_lines_never_hold_nan_or_infinity": (
+        "builds a list nested 7,000 deep (past CPython's recursion limit): 7,000 lists, "
+        "224 KB, more than the Pico's whole heap"
+    ),
+    "tests.fw.test_input_faults::"
+    "test_a_command_nested_past_the_parser_is_answered_and_the_board_goes_on": (
+        "command lines nested 1,000 deep: MicroPython's json.loads makes 1,000 lists and a "
+        "4 KB stack (about 36 KB) before it refuses a line; with a booted board and the tests' "
+        "code in RAM the largest free block is 15-41 KB (MemoryError)"
+    ),
+}
+
+# Whole-board modules that pass here but take minutes of emulation each (emulated cycles on
+# 2026-11-24; the emulator does about 60 M a second on one core): `make test` leaves them to
+# `make test-pico` (RP2EMU_SLOW=1), so that it stays within CI's time. Together about 73 G
+# cycles, some 10 minutes on two cores.
+SLOW = {
+    "tests.fw.test_edge_cases": 24.3,
+    "tests.fw.test_faults": 11.8,
+    "tests.fw.test_commands": 10.6,
+    "tests.fw.test_supervisor": 9.5,
+    "tests.fw.test_faults_end": 9.0,
+    "tests.fw.test_flow": 8.0,
 }
 
 ALL = os.environ.get("RP2EMU_ALL", "") not in ("", "0")
+RUN_SLOW = ALL or os.environ.get("RP2EMU_SLOW", "") not in ("", "0")
 
 
 def left_out(modname: str) -> tuple[str | None, list[str]]:
@@ -88,12 +110,42 @@ def left_out(modname: str) -> tuple[str | None, list[str]]:
     if ALL:
         return None, []
     tests = [key.split("::", 1)[1] for key in LEFT_OUT if key.startswith(modname + "::")]
+    if modname in SLOW and not RUN_SLOW:
+        why = (
+            "about %.0f G emulated cycles, minutes of emulation: make test-pico runs it"
+            % (SLOW[modname])
+        )
+        return why, tests
     return LEFT_OUT.get(modname), tests
 
 
+# Helper modules with a function that makes what their tests share and keep from one test to
+# the next (a profile, a chip set's registry): called once after the imports, before the first
+# test, so that it lies below the tests' data instead of among it.
+WARM = {"tests.fw.board": "warm"}
+
+
+def preload(modname: str) -> list[str]:
+    """The modules a test module's tests load on first use (the firmware imports some only
+    when needed: the PC's commands, the service modes, a language): its `PICO_PRELOAD`
+    constant, read on CPython as tests/mpyhost.py reads MPY_FUEL."""
+    try:
+        module = importlib.import_module(modname)
+    except Exception:  # noqa: BLE001 - the run on the Pico will report the import error
+        return []
+    return list(getattr(module, "PICO_PRELOAD", ()))
+
+
 def script(modname: str, skip: list[str]) -> str:
-    """The code the Pico runs for one module: imports leaves first, the figures, the tests."""
-    order = rp2emu.import_order(modname)
+    """The code the Pico runs for one module: imports leaves first, the figures, the tests.
+
+    The modules in the test module's PICO_PRELOAD come first, with their own imports: loaded
+    in a test, their code would lie among that test's data and splinter the heap for the next.
+    """
+    order: list[str] = []
+    for name in [*preload(modname), modname]:
+        order += [m for m in rp2emu.import_order(name) if m not in order]
+    warm = "".join(f"sys.modules[{m!r}].{WARM[m]}()\ngc.collect()\n" for m in order if m in WARM)
     return (
         rp2emu.prelude()
         + "import gc\n"
@@ -102,7 +154,10 @@ def script(modname: str, skip: list[str]) -> str:
         + f"for _m in {order!r}:\n"
         + "    __import__(_m)\n"
         + "    gc.collect()\n"
-        + f'print(\'{HEAP_MARK} {{"boot": %d, "imports": %d}}\' % (_boot, gc.mem_free()))\n'
+        + "_imports = gc.mem_free()\n"
+        + warm
+        + f'print(\'{HEAP_MARK} {{"boot": %d, "imports": %d, "warm": %d}}\' '
+        + "% (_boot, _imports, gc.mem_free()))\n"
         + "from tests import mpyunit\n"
         + f"mpyunit.run_module({modname!r}, {tuple(skip)!r})\n"
     )
@@ -231,7 +286,7 @@ def describe(modname: str, result: rp2emu.Result, run: mpyhost.Parsed) -> str:
 def test_module_on_the_pico(modname, runs, pytest_view):
     why, skip = left_out(modname)
     if why is not None:
-        pytest.skip(f"left out of make test (RP2EMU_ALL=1 runs it): {why}")
+        pytest.skip(f"left out of make test: {why}")
     result = runs.futures[modname].result()
     run = mpyhost.parse(result.stdout)
 

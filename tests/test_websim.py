@@ -440,10 +440,6 @@ def test_clear_the_board_lifts_every_chip_after_the_game(site):
     assert api(port, "POST", "/api/place", to_play)[0] == 200
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="firmware/app.py offers the journal's finished, archived game at boot (report)",
-)
 def test_a_finished_game_is_not_offered_again_after_a_restart(site):
     live, port = site
     to_tally(live, port)

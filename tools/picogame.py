@@ -65,14 +65,16 @@ def send(msg):
             return json.loads(line)
     return None
 def upload(path, source):
+    # 600 characters a part: JSON escapes (the registry's \\u00d7) must keep each command line
+    # under the console's 1,024 bytes, as host_tools sizes its parts
     reply = None
     offset = 0
     with open(source) as f:
-        part = f.read(900)
+        part = f.read(600)
         while part:
             msg = {"cmd": "put", "id": 3, "path": path, "text": part, "offset": offset}
             offset += len(part)
-            part = f.read(900)
+            part = f.read(600)
             if part:
                 msg["more"] = True
             reply = send(msg)
@@ -94,7 +96,7 @@ def service():
     settle("service")
 def uploads():
     upload("chips.json", "/input/tests/data/chips-both-sets.json")
-    upload("profiles/calqable.json", "/input/hardware/profiles/calqable.json")
+    upload("pins/pico.json", "/input/hardware/pins/pico.json")
     settle("upload")
 board = SimBoard(PROF, {"players": 4, "turn_seconds": 0, "current_ma": 500})
 board.boot()

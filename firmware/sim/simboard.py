@@ -20,6 +20,8 @@ twin of the LED rail's load switch (`rail`, its ON pin `rail_pin`): dark until t
 switches it on; `vsys_mv` is what the firmware reads as VSYS (5000 until a test lowers it).
 """
 
+from engine import faces
+from engine.compat import collect
 from firmware import settings as S
 from firmware.app import App, Hardware
 from firmware.assemble import display_driver
@@ -48,8 +50,6 @@ def chip_tags(profile):
     tags = {}
     serial = 0x4000 if profile.game == "calqable" else 0
     for face in sorted(profile.chips):
-        from engine import faces
-
         text = "?" if face == faces.JOKER else faces.text(face)
         uids = []
         for _ in range(profile.chips[face]):
@@ -57,6 +57,33 @@ def chip_tags(profile):
             uids.append(bytes([0x04, (serial >> 8) & 0xFF, serial & 0xFF, 0x80 | serial % 97]))
         tags[text] = uids
     return tags
+
+
+# The last chip set's tags and enrolled registry, made once and copied for each board: every
+# whole-board test builds boards, and building a registry tag by tag makes a great deal of
+# short-lived garbage among the keys it keeps (a splintered heap on a Pico, tests/test_pico.py).
+_SET = []  # type: list  # [key, tags, registry]
+
+
+def _chip_set(profile):
+    """(face -> list of UIDs, a registry with every one enrolled), both the board's own."""
+    key = (profile.game, sorted(profile.chips.items()))
+    if not _SET or _SET[0] != key:
+        tags = chip_tags(profile)
+        registry = Registry()
+        for face, uids in tags.items():
+            for uid in uids:
+                registry.enrol(uid, face)
+        _SET[:] = [key, tags, registry]
+    registry = Registry()
+    registry.chips = _SET[2].chips.copy()  # one table, the same key and face strings
+    return {face: list(uids) for face, uids in _SET[1].items()}, registry
+
+
+def warm(profile):
+    """Make what every board of this chip set shares (see `_chip_set`) now, before boards
+    come and go around it."""
+    _chip_set(profile)
 
 
 class SimBoard:
@@ -67,6 +94,9 @@ class SimBoard:
         backends do (firmware/config.py: settings.json, pins/, profiles/, chips.json).
         `enrolled`: every chip's tag is enrolled; False uses the registry in chips.json on
         `fs` (empty if there is none), as a real board would."""
+        # On a Pico (tests/test_pico.py) the board is built on a collected heap, as after a
+        # restart: its parts then fill the holes the last board left, not lie among garbage.
+        collect()
         self.fs = fs if fs is not None else MemFS()
         self.from_files = settings is None  # a restart reads the files again (`restart`)
         registry = None
@@ -138,12 +168,9 @@ class SimBoard:
                 profile.width,
                 (SPI_POLARITY, SPI_PHASE),
             )
-            self.tags = chip_tags(profile)
+            self.tags, every = _chip_set(profile)
             if enrolled:
-                registry = Registry()
-                for face, uids in self.tags.items():
-                    for uid in uids:
-                        registry.enrol(uid, face)
+                registry = every
             elif registry is None:
                 registry = Registry()
         self.hw = Hardware(
@@ -192,16 +219,22 @@ class SimBoard:
             app.tick()
             if self.strict and app.fault_count != faults:
                 raise app.last_fault  # type: ignore[misc]  # set with fault_count
+            period = app.period_ms
             if not app.running:
+                del app  # gone before the new one is made (`restart`)
                 self.restart()
-            self.clock.advance(app.period_ms)
-            elapsed += app.period_ms
+            self.clock.advance(period)
+            elapsed += period
 
     def restart(self):
         """The board restarts (the PC asked, or the supervisor gave up): a new App on the
         same parts and flash, booted; the chips stay where they lie. A board booted from its
         files reads them again, as a backend does, so settings the PC wrote take effect."""
         self.restarts += 1
+        # The old App goes first, as on a board, where a restart frees the whole heap: on a
+        # Pico (tests/test_pico.py) two Apps at once may not find room.
+        self.app = None  # type: ignore[assignment]  # until the new one is made, below
+        collect()
         if self.from_files:
             from firmware import config
 

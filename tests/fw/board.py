@@ -1,6 +1,7 @@
 """Shared helpers for whole-board tests: a booted SimBoard, and laying moves chip by chip."""
 
 from engine import squares
+from firmware.sim import simboard
 from firmware.sim.simboard import SimBoard
 from tests.engine.fixtures import RULEBOOK, default_profile
 
@@ -9,6 +10,13 @@ W = 15
 
 def sq(name):
     return squares.parse(name, W, W)
+
+
+def warm():
+    """Make now what the boards of every test share and keep (the default profile, its
+    chips' tags and registry): made during a test, it would lie among that test's data and
+    splinter the heap for the next (tests/test_pico.py calls this before the first test)."""
+    simboard.warm(default_profile())
 
 
 def new_board(settings=None, nfc=True, fs=None, boot=True):
@@ -86,3 +94,26 @@ def finish_tally(board):
     while not ref.tally.done():
         board.press("ok")
     board.press("ok")
+
+
+def send(board, text):
+    """Send one line as the PC does and return the board's reply (a dict)."""
+    import json
+
+    before = len(board.lines)
+    board.usb_in.extend(text.encode() + b"\n")
+    board.run(20)
+    for line in board.lines[before:]:
+        ev = json.loads(line)
+        if ev["ev"] == "reply":
+            return ev
+    raise AssertionError("no reply to %s" % text)
+
+
+def cmd(board, name, ident=1, **keys):
+    """Send one command as the PC does ({"cmd": name, "id": ident, ...}); the reply."""
+    import json
+
+    msg = {"cmd": name, "id": ident}
+    msg.update(keys)
+    return send(board, json.dumps(msg))

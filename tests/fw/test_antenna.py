@@ -18,6 +18,10 @@ from tests.engine.checks import eq, raises
 from tests.engine.fixtures import RULEBOOK
 from tests.fw.board import events, lay, new_board, pass_turn, sq
 
+# What these tests' boards load on first use, loaded with this module on the Pico
+# (tests/test_pico.py): loaded in a test, it would splinter the heap for the next.
+PICO_PRELOAD = ("firmware.config",)
+
 BUS_MODE = (SPI_POLARITY, SPI_PHASE)  # the presence chain's mode (firmware/drivers/hc165.py)
 UID = b"\x04\xa1\xb2\xc3"
 

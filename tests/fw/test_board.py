@@ -6,6 +6,10 @@ from tests.engine.checks import eq
 from tests.engine.fixtures import RULEBOOK, RULEBOOK_SCORES
 from tests.fw.board import events, lay, new_board, sq
 
+# What these tests' boards load on first use, loaded with this module on the Pico
+# (tests/test_pico.py): loaded in a test, it would splinter the heap for the next.
+PICO_PRELOAD = ("firmware.i18n_fr",)
+
 GREEN = (0, 255, 0)
 
 
@@ -31,8 +35,8 @@ def test_scores_and_turn_on_the_display():
     eq("Move 48 pts" in text[3], True)
     board.press("ok")
     text = board.screen()
-    eq(text[0].startswith("> Bob"), True)
-    eq(text[1], " Ana    48 >Bob     0")
+    eq(text[0].startswith("Bob to play"), True)
+    eq(text[1], " Ana    48  Bob     0")  # line 0 says whose turn
     eq("Ana +48" in text[5], True)
 
 

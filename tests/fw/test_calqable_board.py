@@ -10,6 +10,10 @@ from tests.engine.checks import eq
 from tests.engine.fixtures import profile_data
 from tests.fw.board import events, lay, sq
 
+# What these tests' boards load on first use, loaded with this module on the Pico
+# (tests/test_pico.py): loaded in a test, it would splinter the heap for the next.
+PICO_PRELOAD = ("firmware.archive", "firmware.config")
+
 _PROFILE = []
 
 
@@ -41,7 +45,8 @@ def test_equations_through_the_sensors():
     lay(b, "F4:3 G4:× I4:= J4:2 K4:7")
     b.press("ok")
     eq([m["score"] for m in events(b, "move")], [13, 135])
-    eq(b.screen()[1], ">P1     13  P2    135")
+    eq(b.screen()[1], " P1     13  P2    135")
+    eq(b.screen()[0], "P1 to play")
 
 
 def test_a_false_equation_is_shown_and_refused():

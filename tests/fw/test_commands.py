@@ -10,25 +10,11 @@ from firmware.sim.memfs import MemFS
 from firmware.sim.simboard import SimBoard
 from tests.engine.checks import eq
 from tests.engine.fixtures import RULEBOOK, default_profile
-from tests.fw.board import events, lay, new_board, sq
+from tests.fw.board import cmd, events, lay, new_board, send, sq
 
-
-def send(board, text):
-    """Send one line as the PC does and return the board's reply (a dict)."""
-    before = len(board.lines)
-    board.usb_in.extend(text.encode() + b"\n")
-    board.run(20)
-    for line in board.lines[before:]:
-        ev = json.loads(line)
-        if ev["ev"] == "reply":
-            return ev
-    raise AssertionError("no reply to %s" % text)
-
-
-def cmd(board, name, ident=1, **keys):
-    msg = {"cmd": name, "id": ident}
-    msg.update(keys)
-    return send(board, json.dumps(msg))
+# What these tests' boards load on first use, loaded with this module on the Pico
+# (tests/test_pico.py): loaded in a test, it would splinter the heap for the next.
+PICO_PRELOAD = ("firmware.commands", "firmware.service")
 
 
 def test_hello_and_what_is_not_a_command():
@@ -77,8 +63,7 @@ def upload(board, path, text, size=400, stop=None):
 
 def test_a_long_file_comes_in_parts_and_a_cut_upload_can_start_again():
     board = new_board()
-    chips = {"04%06x" % k: "7" for k in range(200)}
-    text = json.dumps({"chips": chips})
+    text = json.dumps({"chips": {"04%06x" % k: "7" for k in range(200)}})
     upload(board, "chips.json", text, stop=3)  # the cable came out after three parts
     eq(board.fs.read("chips.json"), None)
     eq(upload(board, "chips.json", text)["restart"], False)  # sent again from the start
@@ -277,6 +262,7 @@ def test_the_service_modes_speak_the_boards_language():
         board.screen()[:5],
         ["Enregistrer jetons", "", "Posez un 9", "Enregistrés : 0", "RETOUR : arrêter"],
     )
+    board = None  # one board at a time, as on a Pico (whose heap holds one)
     board = new_board({"language": "pt"})
     cmd(board, "diag", on=True)
     eq(board.screen()[:3], ["Teste dos sensores", "", "Ímanes: 0"])

@@ -67,7 +67,7 @@ def test_the_tally_shows_what_ok_enters_and_who_counts():
 def test_names_in_letters_the_font_lacks_still_show():
     board = new_board({"players": 4, "names": ["Ñuño", "Çã", "Łucja", "Søren"]})
     text = board.screen()
-    eq(text[0], "> Ñuño")
-    eq(text[1], ">Ñuño    0  Çã      0")
+    eq(text[0], "Ñuño to play")
+    eq(text[1], " Ñuño    0  Çã      0")
     eq(text[2], " Lucja   0  Soren   0")  # drawn as their base letters
     eq("\ufffd" in " ".join(text), False)  # no box anywhere

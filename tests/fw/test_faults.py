@@ -19,6 +19,10 @@ from tests.fw.board import (
     to_the_tally,
 )
 
+# What these tests' boards load on first use, loaded with this module on the Pico
+# (tests/test_pico.py): loaded in a test, it would splinter the heap for the next.
+PICO_PRELOAD = ("firmware.archive",)
+
 RED = (255, 0, 0)
 
 
@@ -37,7 +41,7 @@ def test_reader_silent_then_ok_says_so_and_the_move_plays_once_it_answers():
     eq(events(board, "move"), [])
     board.nfc.powered = True
     board.run(700)  # read again
-    eq(message(board), "Move 48 pts")
+    eq(message(board), "OK plays it")  # its points on line 3
     board.press("ok")
     eq([e["score"] for e in events(board, "move")], [48])
 
@@ -55,7 +59,7 @@ def test_magnet_dropout_then_a_failed_read_leaves_a_turn_that_can_be_confirmed()
     eq(message(board), "NFC reader silent")
     board.nfc.powered = True
     board.run(700)
-    eq(message(board), "Move 48 pts")
+    eq(message(board), "OK plays it")  # its points on line 3
     board.press("ok")
     eq([e["score"] for e in events(board, "move")], [48])
 
@@ -177,7 +181,7 @@ def test_a_chip_whose_tag_did_not_answer_is_read_again():
     board.field.tags[h8] = uid  # the chip settles onto its antenna
     board.on_board[h8] = ("2", uid)
     board.run(1200)
-    eq(message(board), "Move 48 pts")
+    eq(message(board), "OK plays it")  # its points on line 3
 
 
 def test_a_chip_laid_with_the_menu_open_and_not_read_closes_the_menu():
@@ -214,7 +218,7 @@ def test_a_chip_lifted_while_its_magnet_settles_again_is_lifted():
     eq(events(board, "lifted")[-1]["square"], "L10")
     board.put(sq("H8"), face, uid)  # the same chip laid where the move needs it
     board.run(400)
-    eq(message(board), "Move 48 pts")
+    eq(message(board), "OK plays it")  # its points on line 3
 
 
 def _longest_step(board, ms):

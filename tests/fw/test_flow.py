@@ -6,6 +6,10 @@ from tests.engine.checks import eq
 from tests.engine.fixtures import RULEBOOK
 from tests.fw.board import after_power_cut, events, lay, new_board, sq
 
+# What these tests' boards load on first use, loaded with this module on the Pico
+# (tests/test_pico.py): loaded in a test, it would splinter the heap for the next.
+PICO_PRELOAD = ("firmware.archive",)
+
 
 def _pass_round(board, players):
     for _ in range(players):

@@ -11,10 +11,16 @@ from firmware.sim.memfs import MemFS
 from firmware.sim.simboard import SimBoard
 from tests.engine.checks import eq, raises
 from tests.engine.fixtures import REPO
-from tests.fw.board import events, new_board
-from tests.fw.test_commands import cmd
+from tests.fw.board import cmd, events, new_board
 
-DEEP = "[" * 7000 + "]" * 7000
+# What these tests' boards load on first use, loaded with this module on the Pico
+# (tests/test_pico.py): loaded in a test, it would splinter the heap for the next.
+PICO_PRELOAD = ("firmware.commands",)
+
+
+def deep():
+    """JSON nested 7,000 deep (made when a test needs it: 14 KB of text)."""
+    return "[" * 7000 + "]" * 7000
 
 
 def _read(path):
@@ -199,8 +205,9 @@ def test_event_lines_never_hold_nan_or_infinity():
 def test_deep_or_bad_boot_files_are_named_problems():
     board = flashed()
     fs = board.fs
-    fs.files["settings.json"] = DEEP.encode()
-    fs.files["chips.json"] = DEEP.encode()
+    deep_file = deep().encode()
+    fs.files["settings.json"] = deep_file
+    fs.files["chips.json"] = deep_file
     cfg = config.load(fs)
     eq(cfg.settings["players"], 2)  # defaults used
     eq(len(cfg.problems), 2)
@@ -211,7 +218,7 @@ def test_deep_or_bad_boot_files_are_named_problems():
     again.boot()
     again.run(50)
     eq(len(events(again, "settings_problem")) >= 1, True)
-    fs.files["pins/pico.json"] = DEEP.encode()
+    fs.files["pins/pico.json"] = deep_file
     err = str(raises(config.ConfigError, config.load, fs))
     eq(err.startswith("pins/pico.json"), True, err)
     for text in ('{"chips": {"04a1b2c3": 5}}', "{"):
@@ -225,7 +232,7 @@ def test_put_refuses_deep_files_and_leaves_the_old_ones():
     fs = board.fs
     before = dict(fs.files)
     for path in ("settings.json", "chips.json", "pins/pico.json"):
-        r = put_parts(board, path, DEEP)
+        r = put_parts(board, path, deep())
         eq(r["ok"], False, path)
         eq(r["error"] != "", True)
     eq(fs.files, before)

@@ -13,6 +13,10 @@ from tests.engine.checks import eq
 from tests.engine.fixtures import REPO, RULEBOOK, default_profile
 from tests.fw.board import after_power_cut, events, lay, sq
 
+# What these tests' boards load on first use, loaded with this module on the Pico
+# (tests/test_pico.py): loaded in a test, it would splinter the heap for the next.
+PICO_PRELOAD = ("firmware.commands", "firmware.i18n_fr", "firmware.i18n_pt")
+
 PLAIN = "C3"  # a square with no premium: dark on an empty board
 GLOW = "D8"  # a premium square: it glows on an empty board
 

@@ -6,6 +6,10 @@ from tests.engine.checks import eq
 from tests.engine.fixtures import RULEBOOK, default_profile
 from tests.fw.board import events, lay, message, new_board, sq
 
+# What these tests' boards load on first use, loaded with this module on the Pico
+# (tests/test_pico.py): loaded in a test, it would splinter the heap for the next.
+PICO_PRELOAD = ("firmware.commands",)
+
 # ----- the supervisor ------------------------------------------------------------------------------
 
 
@@ -40,37 +44,43 @@ STAGES = (
 )
 
 
-def test_an_exception_at_any_stage_of_the_loop_reloads_the_game_and_play_goes_on():
+def _fault_at(owner, method):
+    """A board whose `owner.method` raises once mid-turn: reloaded, and play goes on. One
+    board at a time, as on a Pico (whose heap holds one): nothing kept once this returns."""
     h10 = sq("H10")
+    board = new_board({"players": 2})
+    board.strict = False
+    lay(board, RULEBOOK[0])
+    board.press("ok")
+    lay(board, RULEBOOK[1])  # P2's chips lie on the board, not yet confirmed
+    obj = getattr(board.app, owner)
+    setattr(obj, method, _once(getattr(obj, method)))
+    # A PC line, a chip lifted and laid again, buttons: every stage has work to do.
+    board.usb_in += b'{"cmd": "hello", "id": 1}\n'
+    script = [(board.take, h10), (board.put, h10, "3")]
+    script += [(board.pins["back"].drive, 0), (board.pins["back"].drive, 1)]
+    where = "%s.%s" % (owner, method)
+    shown = None
+    for action in script:
+        action[0](*action[1:])
+        for _ in range(20):
+            board.run(board.app.period_ms)
+            if shown is None and events(board, "fault"):
+                shown = message(board)  # what the display says right after the fault
+    faults = events(board, "fault")
+    eq(len(faults), 1, where)
+    eq(faults[0]["error"], "Boom: injected", where)
+    eq(shown, "Error: game reloaded", where)
+    ref = board.app.referee
+    eq(ref.game.scores, [48, 0], where)  # the game as saved, the chips as they lie
+    eq(ref.mode, "play", where)
+    board.press("ok")
+    eq([e["score"] for e in events(board, "move")], [48, 12], where)
+
+
+def test_an_exception_at_any_stage_of_the_loop_reloads_the_game_and_play_goes_on():
     for owner, method in STAGES:
-        board = new_board({"players": 2})
-        board.strict = False
-        lay(board, RULEBOOK[0])
-        board.press("ok")
-        lay(board, RULEBOOK[1])  # P2's chips lie on the board, not yet confirmed
-        obj = getattr(board.app, owner)
-        setattr(obj, method, _once(getattr(obj, method)))
-        # A PC line, a chip lifted and laid again, buttons: every stage has work to do.
-        board.usb_in += b'{"cmd": "hello", "id": 1}\n'
-        script = [(board.take, h10), (board.put, h10, "3")]
-        script += [(board.pins["back"].drive, 0), (board.pins["back"].drive, 1)]
-        where = "%s.%s" % (owner, method)
-        shown = None
-        for action in script:
-            action[0](*action[1:])
-            for _ in range(20):
-                board.run(board.app.period_ms)
-                if shown is None and events(board, "fault"):
-                    shown = message(board)  # what the display says right after the fault
-        faults = events(board, "fault")
-        eq(len(faults), 1, where)
-        eq(faults[0]["error"], "Boom: injected", where)
-        eq(shown, "Error: game reloaded", where)
-        ref = board.app.referee
-        eq(ref.game.scores, [48, 0], where)  # the game as saved, the chips as they lie
-        eq(ref.mode, "play", where)
-        board.press("ok")
-        eq([e["score"] for e in events(board, "move")], [48, 12], where)
+        _fault_at(owner, method)
 
 
 def test_a_loop_that_keeps_failing_restarts_the_board_and_resumes():
