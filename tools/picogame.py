@@ -96,7 +96,6 @@ def service():
     settle("service")
 def uploads():
     upload("chips.json", "/input/tests/data/chips-both-sets.json")
-    upload("pins/pico.json", "/input/hardware/pins/pico.json")
     settle("upload")
 board = SimBoard(PROF, {"players": 4, "turn_seconds": 0, "current_ma": 500})
 board.boot()
