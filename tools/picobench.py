@@ -14,10 +14,10 @@ report says so beside them.
 The heap (`board_boot()`): the board's own firmware, as `host_tools flash` leaves a stock
 board, boots on the emulated chip (main.py; the emulated buses answer nothing, so the parts
 are reported missing and the game starts) and its boot event says its free heap, beside the
-free heap of MicroPython alone. A whole game cannot be played there yet: the emulated pins
-are not wired to the simulated parts, and the firmware with those parts' code and a test's
-in RAM does not fit the stock heap (tests/test_pico.py, LEFT_OUT). tools/bench.py sets the
-game's own heap, measured on the WebAssembly port, against this figure.
+free heap of MicroPython alone. The emulated pins are not wired to the simulated parts, so
+the game itself is played there on a SimBoard, the twins' code in RAM too
+(tools/picogame.py: the lowest free heap over the rulebook game, a sensor test and the
+largest upload).
 """
 
 from __future__ import annotations
