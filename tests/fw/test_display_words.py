@@ -6,6 +6,10 @@ from tests.engine.checks import eq
 from tests.engine.fixtures import RULEBOOK
 from tests.fw.board import lay, new_board, sq
 
+# What these tests' boards load on first use, loaded with this module on the Pico
+# (tests/test_pico.py): loaded in a test, it would splinter the heap for the next.
+PICO_PRELOAD = ("firmware.i18n_fr", "firmware.i18n_pt", "firmware.tally")
+
 
 def _swap_one(settings):
     board = new_board(settings)
@@ -45,6 +49,7 @@ def test_one_chip_left_is_singular_in_every_language():
         for _ in range(5):
             board.press("ok")
         eq(board.screen()[5], one)
+        board = None  # one board at a time: a Pico's heap holds one (tests/test_pico.py)
 
 
 def test_the_tally_shows_what_ok_enters_and_who_counts():
@@ -60,6 +65,7 @@ def test_the_tally_shows_what_ok_enters_and_who_counts():
     eq(board.screen()[5], "Ana: 6 chips left")
     board.place(sq("A1"), "7")  # laid on the board: counted too
     eq(board.screen()[5], "Ana: 5 chips left")
+    board = None  # one board at a time
     fr = _tally({"players": 2, "language": "fr"})
     eq(fr.screen()[3], "OK saisit 0")
 
