@@ -11,7 +11,7 @@ from firmware.sim.memfs import MemFS
 from firmware.sim.simboard import SimBoard
 from tests.engine.checks import eq
 from tests.engine.fixtures import REPO, RULEBOOK, default_profile
-from tests.fw.board import after_power_cut, events, lay, sq
+from tests.fw.board import after_power_cut, cmd, events, lay, sq
 
 # What these tests' boards load on first use, loaded with this module on the Pico
 # (tests/test_pico.py): loaded in a test, it would splinter the heap for the next.
@@ -29,20 +29,6 @@ def _flash():
             fs.files[path] = f.read().encode()
     fs.files["settings.json"] = b'{"turn_seconds": 0}'
     return fs
-
-
-def _cmd(board, name, **keys):
-    """The board's reply to one command from the PC (as tests/fw/test_commands.py sends it)."""
-    msg = {"cmd": name, "id": 1}
-    msg.update(keys)
-    before = len(board.lines)
-    board.usb_in.extend(json.dumps(msg).encode() + b"\n")
-    board.run(20)
-    for line in board.lines[before:]:
-        ev = json.loads(line)
-        if ev["ev"] == "reply":
-            return ev
-    raise AssertionError("no reply to %s" % name)
 
 
 def _board(settings=None, nfc=True, vsys=5000):
@@ -102,10 +88,10 @@ def test_raising_current_ma_from_the_pc_lights_the_board():
     board.run(200)
     eq((_dark(board), board.screen()[4]), (True, "LEDs off: 250<410 mA"))
     text = '{"turn_seconds": 0, "current_ma": 500}'
-    r = _cmd(board, "put", path="settings.json", text=text)
+    r = cmd(board, "put", path="settings.json", text=text)
     eq((r["ok"], r["restart"]), (True, True))  # new settings count from the next start
     eq(_dark(board), True)
-    eq(_cmd(board, "restart")["ok"], True)
+    eq(cmd(board, "restart")["ok"], True)
     board.run(200)
     eq(board.restarts, 1)
     eq(board.app.settings["current_ma"], 500)
