@@ -14,6 +14,18 @@ from engine.compat import gcd
 DIV_BY_ZERO = (0, 0)
 
 
+def add_term(total_n, total_d, sign, term_n, term_d):
+    """total + sign × term, as (n, d) with the common factor taken out (d keeps the sign
+    of total_d × term_d)."""
+    n = total_n * term_d + sign * term_n * total_d
+    d = total_d * term_d
+    g = gcd(n, d)
+    if g > 1:
+        n //= g
+        d //= g
+    return n, d
+
+
 def evaluate(nums, ops, mul_first=False, dens=None):
     """Value of the chain; `nums` are numerators, `dens` optional denominators (default 1).
 
@@ -44,12 +56,7 @@ def evaluate(nums, ops, mul_first=False, dens=None):
         else:
             if term_d == 0:
                 return DIV_BY_ZERO
-            total_n = total_n * term_d + sign * term_n * total_d
-            total_d *= term_d
-            g = gcd(total_n, total_d)
-            if g > 1:
-                total_n //= g
-                total_d //= g
+            total_n, total_d = add_term(total_n, total_d, sign, term_n, term_d)
             sign = 1 if op == "+" else -1
             term_n = b_n
             term_d = b_d
