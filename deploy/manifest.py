@@ -16,7 +16,7 @@ include("$(PORT_DIR)/boards/manifest.py")
 ENGINE = (
     "__init__.py arith.py board.py calculissimo.py calqable.py compat.py equation.py errors.py"
     " faces.py game.py move.py movegen.py movegen_calqable.py prng.py profile.py replacement.py"
-    " rules.py snapshot.py"
+    " rules.py search.py snapshot.py"
     " squares.py verdict.py"
 )
 FIRMWARE = (

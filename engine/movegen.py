@@ -36,11 +36,12 @@ Everything is integers; recursion is one level a new chip (at most the rack size
 """
 
 from engine import faces
-from engine.arith import add_term, evaluate
+from engine.arith import add_term
 from engine.move import Move
 from engine.profile import CHIP, RUN
 
 _DIGITS = "0123456789"
+STEP_CHECK = 64  # steps between two calls of Generation.steps_done()
 _CALC_JOKER = "0123456789+-:"  # a Calculissimo joker stands for any chip but ×
 
 
@@ -91,6 +92,15 @@ def _scored(game, rack, floor):
     else:
         raise ValueError("no move generator for game %r" % (name,))
     yield from gen
+
+
+def generation(game, rack=None, floor=None):
+    """The Calculissimo search object behind scored(), for engine/search.py to drive part by
+    part (`parts()`, `run(part)`, its `emit` and `steps_done` hooks); None for a game whose
+    generator is only a stream of moves (Cal-Q-Able)."""
+    if game.rules.name == "calculissimo":
+        return _Calc(game, rack, floor)
+    return None
 
 
 def moves(game, rack=None):
@@ -158,33 +168,35 @@ def _final(s):
     return num // den
 
 
-def chain_value(chars, mul_first=False):
-    """A Calculissimo run (a str of internal faces) as its value, a positive integer, or
-    None if it is no valid calculation (malformed, two `×`, not a positive integer)."""
-    n = len(chars)
-    if n % 2 == 0:
-        return None
-    nums = []
-    ops = []
-    muls = 0
-    for k in range(n):
-        ch = chars[k]
-        if k % 2 == 0:
+def _feed(chain, op, muls, chars, at, mul_first):
+    """(chain, pending operator, `×` count) after the faces `chars`, the first at offset
+    `at` in its run; None once the run cannot be a calculation (a face of the wrong kind,
+    a second `×`, a division by zero)."""
+    for ch in chars:
+        if at % 2 == 0:
             if not ("0" <= ch <= "9"):
                 return None
-            nums.append(ord(ch) - 48)
+            v = ord(ch) - 48
+            if chain is None:
+                chain = _start(v)
+            else:
+                chain = _step(chain, op, v, mul_first)
+                if chain is None:
+                    return None
         else:
             if ch not in faces.OPERATORS:
                 return None
             if ch == faces.MUL:
                 muls += 1
-            ops.append(ch)
-    if muls > 1:
-        return None
-    num, den = evaluate(nums, ops, mul_first)
-    if den != 1 or num <= 0:
-        return None
-    return num
+                if muls > 1:
+                    return None
+            op = ch
+        at += 1
+    return chain, op, muls
+
+
+def _nothing():
+    pass
 
 
 # ----- both games ------------------------------------------------------------------------------
@@ -237,8 +249,17 @@ class Generation:
         cache = self.seg_cache
         if key in cache:
             return cache[key]
-        b, a = self.neighbours(i, step)
-        out = self.cross(i, b, a) if b or a else None
+        cells = self.cells
+        if step == 1:
+            x = i % self.w
+            near = (x > 0 and cells[i - 1]) or (x < self.w - 1 and cells[i + 1])
+        else:
+            near = (i >= step and cells[i - step]) or (i + step < len(cells) and cells[i + step])
+        if near:
+            b, a = self.neighbours(i, step)
+            out = self.cross(i, b, a)
+        else:
+            out = None
         cache[key] = out
         return out
 
@@ -287,6 +308,9 @@ class _Calc(Generation):
                 nums.append((key, key, ord(key)))
             elif key in faces.OPERATORS:
                 ops.append((key, key, ord(key)))
+        # The highest numbers first: the search (engine/search.py) meets the larger values,
+        # the better moves, sooner.
+        nums.sort(key=lambda c: -ord(c[1]))
         self.nums = nums
         self.ops = ops
         chars = ""
@@ -294,6 +318,12 @@ class _Calc(Generation):
             if c[1] not in chars:
                 chars += c[1]
         self.chars = chars  # every face some choice lays
+        self.choice_cache = {}  # type: dict
+        self.found = []  # type: list  # the moves of the part being searched
+        self.emit = self.keep  # called with each move found (engine/search.py sets its own)
+        self.steps_done = _nothing  # called every STEP_CHECK steps (engine/search.py's check)
+        self.steps = 0  # calls of extend(), the search's unit of work
+        self.next_check = STEP_CHECK
 
     # -- cross checks ------------------------------------------------------------------------
 
@@ -303,18 +333,26 @@ class _Calc(Generation):
         it), by face value."""
         before = faces_of(b)
         after = faces_of(a)
-        out = {}
-        want = 0  # 1: an operator fits between the neighbours, 2: a number, 3: neither
-        for side in (before[-1:], after[:1]):
-            if side:
-                want |= 1 if "0" <= side <= "9" else 2
-        if want != 3:
-            mul_first = self.mul_first
-            for ch in self.chars:
-                if (ch in faces.OPERATORS) == (want == 1):
-                    value = chain_value(before + ch + after, mul_first)
-                    if value is not None:
-                        out[ch] = value
+        out = {}  # type: dict[str, int]
+        n = len(before) + 1 + len(after)
+        if n % 2 == 0:
+            return out  # a run ends on numbers at both ends: nothing fits
+        # The chip on i is a number at even offsets; the run before it is read once.
+        want_num = len(before) % 2 == 0
+        mul_first = self.mul_first
+        head = _feed(None, "", 0, before, 0, mul_first)
+        if head is None:
+            return out
+        for ch in self.chars:
+            if ("0" <= ch <= "9") != want_num:
+                continue
+            state = _feed(head[0], head[1], head[2], ch, len(before), mul_first)
+            if state is not None and after:
+                state = _feed(state[0], state[1], state[2], after, len(before) + 1, mul_first)
+            if state is not None and state[0] is not None:
+                value = _final(state[0])
+                if value is not None:
+                    out[ch] = value
         return out
 
     def premium(self, i, ch, joker):
@@ -329,25 +367,46 @@ class _Calc(Generation):
         return kind, self.factors[p]
 
     # -- the generation ------------------------------------------------------------------------
+    #
+    # The search calls `self.emit(move, score)` for each move it finds (plain recursion, no
+    # generator a level: MicroPython makes a heap object for each generator). `scored()`
+    # hands out each part's moves as soon as the part is done; engine/search.py gives its
+    # own `emit`, the order of the parts and a budget (`steps`, `check`).
 
-    def scored(self):
+    def parts(self):
+        """The generation's parts, in order: ("lone", None, 0, 0) for the moves of one chip,
+        then ("line", squares, step, cross step) for every row, then every column."""
+        out = []  # type: list[tuple]
         if self.limit <= 0 or not (self.nums or self.ops):
-            return
+            return out
         w = self.w
         h = self.h
         if not self.first_move:
-            for pair in self.singles():
-                yield pair
-        if self.limit < 2:
-            return
-        for r in range(h):
-            line = list(range(r * w, r * w + w))
-            for pair in self.line_moves(line, 1, w):
-                yield pair
-        for c in range(w):
-            line = list(range(c, c + w * h, w))
-            for pair in self.line_moves(line, w, 1):
-                yield pair
+            out.append(("lone", None, 0, 0))
+        if self.limit >= 2:
+            for r in range(h):
+                out.append(("line", list(range(r * w, r * w + w)), 1, w))
+            for c in range(w):
+                out.append(("line", list(range(c, c + w * h, w)), w, 1))
+        return out
+
+    def run(self, part):
+        """Emit every move of one part (see parts())."""
+        if part[0] == "lone":
+            self.singles()
+        else:
+            self.line_moves(part[1], part[2], part[3])
+
+    def scored(self):
+        found = self.found
+        for part in self.parts():
+            self.run(part)
+            yield from found
+            found.clear()
+
+    def keep(self, move, score):
+        """The default `emit`: keep the move for scored() to hand out."""
+        self.found.append((move, score))
 
     def singles(self):
         """Moves of one chip: the run across and the run down through it (either may be
@@ -355,6 +414,7 @@ class _Calc(Generation):
         game = self.game
         counts = self.counts
         w = self.w
+        emit = self.emit
         for i, across, down in self.lone_squares():
             for key, ch, code in self.nums + self.ops:
                 if counts[key] <= 0:
@@ -366,29 +426,29 @@ class _Calc(Generation):
                 move = Move([(i, code)], w)
                 kind, factor = self.premium(i, ch, code & faces.JOKER_BIT)
                 if kind == RUN and across is None and down is not None:
-                    yield move, down[ch] * factor
+                    emit(move, down[ch] * factor)
                 elif kind == RUN and down is None and across is not None:
-                    yield move, across[ch] * factor
+                    emit(move, across[ch] * factor)
                 elif kind:
                     verdict = game.check(move)  # a chip premium, or shared by two runs
                     if verdict.legal:
-                        yield move, verdict.score
+                        emit(move, verdict.score)
                 else:
                     score = 0
                     if across is not None:
                         score += across[ch]
                     if down is not None:
                         score += down[ch]
-                    yield move, score
+                    emit(move, score)
 
     def line_moves(self, line, step, cross_step):
         """Moves of two or more chips along one row (step 1) or column (step width)."""
         cells = self.cells
         n = len(line)
         codes = bytes([cells[i] for i in line])
-        # touch[k]: how far (in squares) from k the nearest square is that connects a window
-        # to the board: a chip, or an empty square with a neighbour across the line.
-        # Laying chips up to it takes touch[k] chips (+1 if it is empty).
+        # need[k]: how many chips it takes, from k on, to reach a square that connects a
+        # window to the board (a chip, or an empty square with a neighbour across the
+        # line); on the first move, to cover the start square.
         need = [0] * (n + 1)
         far = 1000
         need[n] = far
@@ -411,45 +471,43 @@ class _Calc(Generation):
                     need[k] = far
                 else:
                     need[k] = nxt + 1
+        # With a floor, the reach of each square (bound_row), made when first needed.
+        bounds = [None] * n if self.floor is not None else None
         for a in range(n):
             if a > 0 and codes[a - 1]:
                 continue
             if need[a] > self.limit or (start_pos >= 0 and a > start_pos):
                 continue
-            ctx = (line, codes, a, need, cross_step, start_pos)
-            yield from self.extend(ctx, a, None, None, "", 0, 1, 0, False, False, [])
+            ctx = (line, codes, a, need, cross_step, start_pos, bounds)
+            self.extend(ctx, a, None, None, "", 0, 1, 0, False, False, [])
 
     def extend(self, ctx, k, fs, ps, op, muls, mult, cross_sum, touched, shared, placed):
         """Grow the window from position k: fs/ps the face and premium chains so far (ps
         None while equal to fs), `op` the pending operator, `placed` the new chips."""
-        line, codes, a, need, cross_step, start_pos = ctx
+        self.steps += 1
+        if self.steps >= self.next_check:
+            self.next_check += STEP_CHECK
+            self.steps_done()
+        line, codes, a, need, cross_step, start_pos, bounds = ctx
         n = len(line)
         mul_first = self.mul_first
         # Take the chips already on the board as they are.
-        while k < n and codes[k]:
-            ch = chr(codes[k] & 0x7F)
-            if (k - a) % 2 == 0:
-                if not ("0" <= ch <= "9"):
+        j = k
+        while j < n and codes[j]:
+            j += 1
+        if j > k:
+            chars = faces_of(codes[k:j])
+            if ps is not None:
+                got = _feed(ps, op, muls, chars, k - a, mul_first)
+                if got is None:
                     return
-                v = ord(ch) - 48
-                if fs is None:
-                    fs = _start(v)
-                else:
-                    fs = _step(fs, op, v, mul_first)
-                    if fs is None:
-                        return
-                    if ps is not None:
-                        ps = _step(ps, op, v, mul_first)
-            else:
-                if ch not in faces.OPERATORS:
-                    return
-                if ch == faces.MUL:
-                    muls += 1
-                    if muls > 1:
-                        return
-                op = ch
+                ps = got[0]
+            got = _feed(fs, op, muls, chars, k - a, mul_first)
+            if got is None:
+                return
+            fs, op, muls = got
             touched = True
-            k += 1
+            k = j
         left = self.limit - len(placed)
         # The window may end here (the next square is empty or off the board).
         # (On the first move the window covers the start square: start_pos < k.)
@@ -459,29 +517,57 @@ class _Calc(Generation):
             and (touched or self.first_move)
             and k > start_pos
         ):
-            pair = self.finish(fs, ps, mult, cross_sum, shared, placed)
-            if pair is not None:
-                yield pair
+            self.finish(fs, ps, mult, cross_sum, shared, placed)
         if k >= n or left <= 0:
             return
         if not touched and need[k] > left:
             return  # the board (or the start square) is out of reach
+        if bounds is not None and not shared:
+            # Branch and bound: no window grown from here can score more than this.
+            row = bounds[k]
+            if row is None:
+                row = bounds[k] = self.bound_row(line, codes, k, cross_step)
+            m_ub, c_ub, b_sum, b_mul, nmax = row[left]
+            # The value: what the chain holds (its total, and its last term, which a `×`
+            # may still multiply), plus every number it may take in, plus one product of
+            # two of them if a `×` may come.
+            # (A `×` before a number square multiplies the last term by the next number.)
+            chain = fs if ps is None else ps
+            v_ub = left * nmax + b_sum
+            pending = op == faces.MUL and (k - a) % 2 == 0
+            mul_may = muls == 0 and (b_mul or self.counts.get(faces.MUL, 0) > 0)
+            if mul_may:
+                v_ub += nmax * nmax
+            if chain is not None:
+                tn, td, _, an, ad, _ = chain
+                term = -(-(an if an > 0 else -an) // ad)
+                v_ub += -(-tn // td) + (term * nmax if mul_may or pending else term)
+            if v_ub * mult * m_ub + cross_sum + c_ub <= self.floor[0]:
+                return
         i = line[k]
         cross = self.seg(i, cross_step)
-        is_num = (k - a) % 2 == 0
+        is_num = 1 - (k - a) % 2  # 1: a number stands on i, 0: an operator
         counts = self.counts
-        for key, ch, code in self.nums if is_num else self.ops:
+        # The premium under square i: a run premium for any chip, a chip premium for a
+        # number that is not a joker.
+        p = self.prem[i]
+        sq_kind = self.kinds[p] if p else 0
+        factor = self.factors[p] if p else 1
+        if sq_kind == CHIP and not is_num:
+            sq_kind = 0
+        c_touched = touched or cross is not None
+        pick = self.choice_cache.get((i * 2 + (0 if cross_step == 1 else 1)) * 2 + is_num)
+        if pick is None:
+            pick = self.choices(i, cross_step, is_num, cross)
+        for key, ch, code, v, joker, c_val in pick:
             if counts[key] <= 0:
                 continue
-            joker = code & faces.JOKER_BIT
-            kind, factor = self.premium(i, ch, joker)
+            kind = 0 if joker and sq_kind == CHIP else sq_kind
             c_sum = cross_sum
             c_shared = shared
             c_mult = mult
             if cross is not None:
-                if ch not in cross:
-                    continue
-                c_sum += cross[ch]
+                c_sum += c_val
                 if kind:
                     c_shared = True  # rule 14: the premium goes to one of two runs
                 kind = 0
@@ -489,7 +575,6 @@ class _Calc(Generation):
                 c_mult *= factor
             c_muls = muls
             if is_num:
-                v = ord(ch) - 48
                 if fs is None:
                     nfs = _start(v)
                     nps = _start(v * factor) if kind == CHIP else None
@@ -508,44 +593,106 @@ class _Calc(Generation):
                 nfs = fs
                 nps = ps
                 c_op = ch
-                if ch == faces.MUL:
+                if v:  # ×
                     c_muls += 1
                     if c_muls > 1:
                         continue
             counts[key] -= 1
             placed.append((i, code))
-            for pair in self.extend(
-                ctx,
-                k + 1,
-                nfs,
-                nps,
-                c_op,
-                c_muls,
-                c_mult,
-                c_sum,
-                touched or cross is not None,
-                c_shared,
-                placed,
-            ):
-                yield pair
+            self.extend(
+                ctx, k + 1, nfs, nps, c_op, c_muls, c_mult, c_sum, c_touched, c_shared, placed
+            )
             placed.pop()
             counts[key] += 1
 
+    def bound_row(self, line, codes, k, cross_step):
+        """What a window grown from line position k with c more chips can gain at most, for
+        each c up to the limit: (product of the run premiums it may cover, the most its
+        cross runs may add, the sum of the numbers on the board it may take in, whether it
+        may take in a `×` on the board, the largest number a chip can bring)."""
+        prem = self.prem
+        kinds = self.kinds
+        factors = self.factors
+        limit = self.limit
+        row = [(1, 0, 0, False, 9)] * (limit + 1)
+        m_ub = 1
+        c_ub = 0
+        b_sum = 0
+        b_mul = False
+        nmax = 9
+        empties = 0
+        j = k
+        n = len(line)
+        while j < n:
+            code = codes[j]
+            if code:
+                ch = chr(code & 0x7F)
+                if "0" <= ch <= "9":
+                    b_sum += ord(ch) - 48
+                elif ch == faces.MUL:
+                    b_mul = True
+            else:
+                if empties >= limit:
+                    break
+                i = line[j]
+                p = prem[i]
+                f = factors[p] if p else 1
+                if p and kinds[p] == RUN:
+                    m_ub *= f
+                elif p and kinds[p] == CHIP and 9 * f > nmax:
+                    nmax = 9 * f
+                cross = self.seg(i, cross_step)
+                if cross:
+                    # Rule 14 may give this square's premium to the run across: a run
+                    # premium multiplies it; a chip premium multiplies the new number,
+                    # which adds at most (f - 1) x 9 x 9 (one `×` with a 9 beside it).
+                    best = max(cross.values())
+                    if p and kinds[p] == RUN:
+                        best *= f
+                    elif p:
+                        best += (f - 1) * 81
+                    c_ub += best
+                empties += 1
+                # Rows for c chips hold everything up to the c-th empty square, and the
+                # chips on the board right after it.
+                row[empties] = (m_ub, c_ub, b_sum, b_mul, nmax)
+            j += 1
+            if empties and (j >= n or not codes[j]):
+                row[empties] = (m_ub, c_ub, b_sum, b_mul, nmax)
+        for c in range(empties + 1, limit + 1):
+            row[c] = row[empties]
+        return row
+
+    def choices(self, i, cross_step, is_num, cross):
+        """The chips that may stand on empty square i, a window's number (is_num) or
+        operator: (key, face, code, number value or 1 for `×`, joker, value of the run
+        across), those the run across allows (cached by square and direction)."""
+        out = []
+        for k, ch, code in self.nums if is_num else self.ops:
+            if cross is None or ch in cross:
+                v = ord(ch) - 48 if is_num else (1 if ch == faces.MUL else 0)
+                c_val = cross[ch] if cross is not None else 0
+                out.append((k, ch, code, v, code & faces.JOKER_BIT, c_val))
+        self.choice_cache[(i * 2 + (0 if cross_step == 1 else 1)) * 2 + is_num] = out
+        return out
+
     def finish(self, fs, ps, mult, cross_sum, shared, placed):
-        """(move, score) for a complete window, or None if it is illegal (or, with a
-        floor, scores no more than it)."""
+        """Emit the move of a complete window if it is legal (and, with a floor, scores
+        more than it)."""
         if shared:
             move = Move(placed, self.w)
             verdict = self.game.check(move)
-            return (move, verdict.score) if verdict.legal else None
+            if verdict.legal:
+                self.emit(move, verdict.score)
+            return
         value = _final(fs)
         if value is None:
-            return None
+            return
         if ps is not None:
             value = _final(ps)
             if value is None:
-                return None  # premium_invalid
+                return  # premium_invalid
         score = value * mult + cross_sum
         if self.floor is not None and score <= self.floor[0]:
-            return None
-        return Move(placed, self.w), score
+            return
+        self.emit(Move(placed, self.w), score)

@@ -1,0 +1,91 @@
+"""engine/search.py: the anytime search gives legal moves, the generator's best when it
+has the time, and never a worse move for more time (CPython and MicroPython).
+
+The positions are mid-game positions of seeded greedy self-play (engine/autoplay.py); the
+mover holds the seven chips the bag gave them. tests/test_search_runtimes.py checks that
+both runtimes choose the same move for the same seed and budget.
+"""
+
+import engine.calculissimo  # noqa: F401  (registers the ruleset)
+from engine import autoplay, movegen, search
+from engine.game import Game
+from tests.engine.checks import eq
+from tests.engine.fixtures import default_profile
+
+_PROFILE = []
+
+
+def position(seed, turns):
+    """The game after `turns` greedy turns from a seeded deal (two players)."""
+    if not _PROFILE:
+        _PROFILE.append(default_profile())
+    game = Game(_PROFILE[0], 2, seed=seed)
+    for _ in range(turns):
+        if game.over:
+            break
+        autoplay.play_turn(game)
+    return game
+
+
+def legal_with_its_score(game, move, score):
+    verdict = game.check(move)
+    assert verdict.legal, str(move) + " " + repr(verdict)
+    eq(score, verdict.score, str(move))
+
+
+def test_a_short_budget_still_gives_a_legal_move():
+    game = position(3, 6)
+    s = search.Search(game, steps=64)
+    move, score = s.run()
+    assert move is not None
+    legal_with_its_score(game, move, score)
+    assert not s.complete
+    assert s.spent >= 64
+
+
+def test_a_whole_search_finds_the_best_score():
+    game = position(7, 5)
+    s = search.Search(game)
+    move, score = s.run()
+    assert s.complete
+    legal_with_its_score(game, move, score)
+    eq(score, movegen.best(game)[1])
+
+
+def test_more_steps_never_find_a_lower_score():
+    game = position(11, 8)
+    last = -1
+    for steps in (64, 256, 1024):
+        move, score = search.Search(game, steps=steps).run()
+        legal_with_its_score(game, move, score)
+        assert score >= last, "%d steps: %d after %d" % (steps, score, last)
+        last = score
+
+
+def test_the_clock_stops_the_search():
+    game = position(3, 6)
+    asked = [0]
+
+    def expired():
+        asked[0] += 1
+        return asked[0] > 20
+
+    s = search.Search(game, expired=expired)
+    move, score = s.run()
+    assert not s.complete
+    eq(asked[0], 21)
+    legal_with_its_score(game, move, score)
+
+
+def test_no_chips_no_move():
+    game = position(3, 6)
+    s = search.Search(game, rack=[])
+    eq(s.run(), (None, None))
+    assert s.complete
+
+
+def test_first_move_goes_through_the_start_square():
+    game = position(5, 0)
+    move, score = search.Search(game, steps=512).run()
+    legal_with_its_score(game, move, score)
+    assert game.profile.start in [i for i, _ in move.placements]

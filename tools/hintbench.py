@@ -1,0 +1,167 @@
+"""The hint on the chip (issue 12): how soon engine/search.py finds a legal move, how good
+its move is after about one second, and whether it finds the best within about five.
+
+    .venv/bin/python -m tools.hintbench [--positions N] [--pico N]
+
+The positions are the Calculissimo positions of tools/benchset.py's set that have a legal
+move, past the first three turns (mid-game). Each runs tools/hintprobe.py on the WASI
+MicroPython with a budget of 400 M fuel, and the trace of better moves gives, per position:
+the fuel to the first legal move, the score held at 80 M fuel (about 1 s on the RP2040)
+against the set's best score, and whether the best was found within 400 M fuel (about 5 s).
+Goals: a legal move within 80 M; at least 80 % of the best score on average at 80 M; the
+best within 400 M on at least 90 % of the positions. Then the first `--pico` positions on
+the emulated Pico (tools/rp2emu.py, the stock firmware, code from .mpy files): the same with
+emulated cycles, budgets of 1 s and 5 s at 125 MHz, and the search's heap (goal: 24 KB).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from tools import benchset, mpyrun
+
+FIRST_FUEL = 80_000_000
+WHOLE_FUEL = 400_000_000
+CYCLES_PER_S = 125_000_000
+HEAP_GOAL = 24 * 1024
+BATCH = 10
+
+
+def positions(limit=None):
+    out = [
+        e
+        for e in benchset.load()
+        if e["game"] == "calculissimo" and e["turns"] >= 3 and e["best"] is not None
+    ]
+    return out[:limit] if limit else out
+
+
+def _call(entry, cap, heap=False):
+    return "hintprobe.trace(%r, %r, %d, %d, %r)\n" % (
+        entry["board"],
+        entry["rack"],
+        entry["seed"],
+        cap,
+        heap,
+    )
+
+
+def _lines(stdout):
+    return [json.loads(line[5:]) for line in stdout.splitlines() if line.startswith("HINT ")]
+
+
+def wasi(entries):
+    out = []
+    for k in range(0, len(entries), BATCH):
+        batch = entries[k : k + BATCH]
+        code = mpyrun.prelude() + "from tools import hintprobe\n"
+        code += "".join(_call(e, WHOLE_FUEL) for e in batch)
+        r = mpyrun.run(code, fuel=(WHOLE_FUEL + 2_000_000_000) * len(batch))
+        got = _lines(r.stdout)
+        if not r.ok or len(got) != len(batch):
+            raise SystemExit("the hint probe failed on MicroPython:\n" + r.describe())
+        out.extend(got)
+    return out
+
+
+def pico(entries):
+    from tools import rp2emu
+
+    timed = []
+    heaps = []
+    with rp2emu.Pico(rp2emu.build_image()) as chip:
+        for e in entries:
+            for heap, cap in ((False, 5 * CYCLES_PER_S), (True, CYCLES_PER_S)):
+                code = rp2emu.prelude() + "from tools import hintprobe\n" + _call(e, cap, heap)
+                r = chip.run(code, max_cycles=cap * 4 + 4_000_000_000, timeout_s=900)
+                got = _lines(r.stdout)
+                if len(got) != 1:
+                    raise SystemExit(
+                        "the hint probe failed on the emulated Pico:\n" + r.describe()
+                    )
+                (heaps if heap else timed).append(got[0])
+    return timed, heaps
+
+
+def summary(entries, traces, first, whole):
+    """Figures over the positions: (fuel to the first legal move per position, mean share of
+    the best score held at `first`, positions whose best was found within `whole`)."""
+    to_first = []
+    shares = []
+    best_found = 0
+    for e, t in zip(entries, traces):
+        found = t["found"]
+        to_first.append(found[0][0] if found else None)
+        held = 0
+        for spent, score in found:
+            if spent <= first:
+                held = score
+            if spent <= whole and score == e["best"]:
+                best_found += 1
+                break
+        shares.append(held / e["best"] if e["best"] else 1.0)
+    return to_first, sum(shares) / len(shares), best_found
+
+
+def report(name, unit, entries, traces, first, whole):
+    to_first, share, best_found = summary(entries, traces, first, whole)
+    n = len(entries)
+    known = sorted(x for x in to_first if x is not None)
+    late = sum(1 for x in to_first if x is None or x > first)
+    print(
+        "%s, %d positions: first legal move median %.1f M %s, max %.1f M; "
+        "%d without one within %.0f M"
+        % (name, n, known[len(known) // 2] / 1e6, unit, known[-1] / 1e6, late, first / 1e6)
+    )
+    print(
+        "  at %.0f M %s: %.1f %% of the best score on average (goal 80 %%); the best within "
+        "%.0f M on %d of %d (%.0f %%, goal 90 %%); whole searches within it: %d"
+        % (
+            first / 1e6,
+            unit,
+            100 * share,
+            whole / 1e6,
+            best_found,
+            n,
+            100.0 * best_found / n,
+            sum(1 for t in traces if t["complete"]),
+        )
+    )
+    for jokers in (0, 1, 2):
+        pick = [k for k in range(n) if entries[k]["rack"].count("?") == jokers]
+        if pick:
+            _, j_share, j_found = summary(
+                [entries[k] for k in pick], [traces[k] for k in pick], first, whole
+            )
+            print(
+                "  racks with %d joker(s), %d positions: %.1f %% at %.0f M, the best within "
+                "%.0f M on %d"
+                % (jokers, len(pick), 100 * j_share, first / 1e6, whole / 1e6, j_found)
+            )
+    return late == 0 and share >= 0.8 and best_found * 10 >= n * 9
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--positions", type=int, default=0, help="at most this many (0: all)")
+    ap.add_argument("--pico", type=int, default=6, help="positions on the emulated Pico")
+    args = ap.parse_args()
+    entries = positions(args.positions or None)
+    ok = report("WASI MicroPython", "fuel", entries, wasi(entries), FIRST_FUEL, WHOLE_FUEL)
+    if args.pico:
+        some = entries[: args.pico]
+        timed, heaps = pico(some)
+        ok = report("emulated Pico", "cycles", some, timed, CYCLES_PER_S, 5 * CYCLES_PER_S) and ok
+        most = max(h["heap"] for h in heaps)
+        print(
+            "  the search's heap on the Pico (collected, sampled every 512 steps): at most "
+            "%d B over %d positions (goal %d B)" % (most, len(heaps), HEAP_GOAL)
+        )
+        ok = ok and most <= HEAP_GOAL
+    print("hint goals met" if ok else "hint goals NOT met")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
