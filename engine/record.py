@@ -13,14 +13,21 @@ A swap the game refuses (bag too small, more chips than the rack holds) is an il
 with reason `swap_not_allowed`; under `strict` it costs the turn (`Game.forfeit()`), as an
 illegal placement does.
 
-`write(game, turns_meta=None, racks=None)` gives a record of a game's committed history; an
-illegal move under `strict` is written `{"pass": true, "forfeit": true}` and replays as a pass.
+`write(game, turns_meta=None, racks=None, turn_racks=False)` gives a record of a game's
+committed history; an illegal move under `strict` is written `{"pass": true, "forfeit": true}`
+and replays as a pass.
+
+A turn may carry the added key `rack`: the mover's rack before the turn, a list of faces as
+in `end.racks` (for `host_tools analyse`). `read` validates it and keeps it as `Turn.rack`;
+`write` writes it from `turns_meta`, or with `turn_racks` for a known-rack game (rebuilt
+from its history by `racks_before`). `start(record, profile)` and `turn_line(game, n, turn)`
+are replay's steps, for tools that look at the position before each turn.
 """
 
 from engine import faces, squares
 from engine import verdict as V
 from engine.errors import FaceError, GameStateError, OptionError, RecordError, SquareError
-from engine.game import FORFEIT, PASS, PLACE, REPLACE, SWAP, TIMEOUT, Game
+from engine.game import FORFEIT, PASS, PLACE, REPLACE, SWAP, TIMEOUT, Game, chip_key
 from engine.move import Move
 from engine.rules import ruleset_for
 
@@ -29,13 +36,15 @@ SWAP_NOT_ALLOWED = V.SWAP_NOT_ALLOWED
 
 
 class Turn:
-    """One record turn: `kind` is place, pass, swap or timeout; `data` is the raw object."""
+    """One record turn: `kind` is place, pass, swap, timeout or replace; `data` is the raw
+    object; `rack` the mover's rack before the turn (face texts) if the record gives it."""
 
-    def __init__(self, kind, data, move=None, count=None):
+    def __init__(self, kind, data, move=None, count=None, rack=None):
         self.kind = kind
         self.data = data
         self.move = move
         self.count = count
+        self.rack = rack
 
 
 class Record:
@@ -100,17 +109,20 @@ def _read_turn(turn, path, width, height):
         raise RecordError("a turn has exactly one of 'place', 'pass', 'swap', 'replace'", path)
     kind = kinds[0]
     value = turn[kind]
+    rack = None
+    if "rack" in turn:  # an added key: the mover's rack before the turn
+        rack = _read_rack(turn["rack"], path + ("rack",))
     if kind == PASS:
         timeout = turn.get("timeout", False)
         if value is not True:
             raise RecordError("'pass' must be true", path + (PASS,))
         if not isinstance(timeout, bool):
             raise RecordError("'timeout' must be true or false", path + ("timeout",))
-        return Turn(TIMEOUT if timeout else PASS, turn)
+        return Turn(TIMEOUT if timeout else PASS, turn, rack=rack)
     if kind == SWAP:
         if not _is_int(value) or value < 1:
             raise RecordError("'swap' must be a whole number >= 1", path + (SWAP,))
-        return Turn(SWAP, turn, count=value)
+        return Turn(SWAP, turn, count=value, rack=rack)
     path = path + (kind,)
     if not isinstance(value, list):
         raise RecordError("'%s' must be a list of [square, face] pairs" % kind, path)
@@ -120,7 +132,7 @@ def _read_turn(turn, path, width, height):
         move = Move.from_pairs(value, width, height)
     except (SquareError, FaceError) as exc:
         raise RecordError(str(exc), path)
-    return Turn(kind, turn, move=move)
+    return Turn(kind, turn, move=move, rack=rack)
 
 
 def _check_pair(pair, path, width, height):
@@ -144,21 +156,22 @@ def _read_end(end, players):
     racks = end["racks"]
     if len(racks) != players:
         raise RecordError("'end.racks' needs one rack per player", ("end", "racks"))
+    return [_read_rack(racks[p], ("end", "racks", p)) for p in range(players)]
+
+
+def _read_rack(rack, path):
+    """A rack's faces as record texts (`"×"`, `"?"`); RecordError if it is no such list."""
+    if not isinstance(rack, list):
+        raise RecordError("a rack is a list of faces", path)
     out = []
-    for p in range(players):
-        path = ("end", "racks", p)
-        if not isinstance(racks[p], list):
-            raise RecordError("a rack is a list of faces", path)
-        rack = []
-        for k in range(len(racks[p])):
-            try:
-                ch, joker = faces.parse(racks[p][k])
-            except FaceError as exc:
-                raise RecordError(str(exc), path + (k,))
-            if joker and ch != faces.JOKER:
-                raise RecordError("a joker on a rack is a bare '?'", path + (k,))
-            rack.append(faces.text(ch, joker))
-        out.append(rack)
+    for k in range(len(rack)):
+        try:
+            ch, joker = faces.parse(rack[k])
+        except FaceError as exc:
+            raise RecordError(str(exc), path + (k,))
+        if joker and ch != faces.JOKER:
+            raise RecordError("a joker on a rack is a bare '?'", path + (k,))
+        out.append(faces.text(ch, joker))
     return out
 
 
@@ -167,15 +180,19 @@ def _read_end(end, players):
 
 def replay(record, profile):
     """Output objects for each turn, then the final line; RecordError if it cannot start."""
+    return _lines(start(record, profile), record)
+
+
+def start(record, profile):
+    """The record's game before its first turn; RecordError if it cannot start."""
     if record.game != profile.game:
         raise RecordError(
             "the record is %s but the profile is %s" % (record.game, profile.game), ("game",)
         )
     try:
-        game = Game(profile, record.players, record.options, first=record.first)
+        return Game(profile, record.players, record.options, first=record.first)
     except OptionError as exc:
         raise RecordError(str(exc), _option_path(record, profile))
-    return _lines(game, record)
 
 
 def _option_path(record, profile):
@@ -192,11 +209,12 @@ def _option_path(record, profile):
 
 def _lines(game, record):
     for n in range(len(record.turns)):
-        yield _turn_line(game, n + 1, record.turns[n])
+        yield turn_line(game, n + 1, record.turns[n])
     yield _final_line(game, record.end_racks)
 
 
-def _turn_line(game, number, turn):
+def turn_line(game, number, turn):
+    """Play record turn `turn` (its 1-based `number`) on `game`; returns its output object."""
     player = game.to_move
     runs = []
     reasons = []
@@ -259,17 +277,21 @@ def _final_line(game, racks):
 # ----- write -----------------------------------------------------------------------------
 
 
-def write(game, turns_meta=None, racks=None):
+def write(game, turns_meta=None, racks=None, turn_racks=False):
     """A record dict of `game`'s committed turns.
 
     `turns_meta`, if given, holds one dict (or None) per history entry whose keys are added
-    to that turn (timestamps, ...). `end.racks` is written
-    from `racks` (faces per player) or, once a known-rack game is finished, from its racks.
+    to that turn (timestamps, `rack`, ...). With `turn_racks`, a known-rack game's turns get
+    `rack` (the mover's rack before the turn) where `turns_meta` gives none. `end.racks` is
+    written from `racks` (faces per player) or, once a known-rack game is finished, from its
+    racks.
     """
     width = game.profile.width
+    history = game.history
+    before = racks_before(game, history) if turn_racks and game.known else None
     turns = []
-    for k in range(len(game.history)):
-        kind, _, packed, _, _, undo = game.history[k]
+    for k in range(len(history)):
+        kind, _, packed, _, _, undo = history[k]
         meta = turns_meta[k] if turns_meta and k < len(turns_meta) and turns_meta[k] else {}
         if kind in (PLACE, REPLACE):
             turn = {kind: Move.from_bytes(packed, width).pairs()}
@@ -284,6 +306,8 @@ def write(game, turns_meta=None, racks=None):
         for key in meta:
             if key not in turn and key not in (PLACE, PASS, SWAP, REPLACE):
                 turn[key] = meta[key]
+        if before is not None and "rack" not in turn:
+            turn["rack"] = _rack_texts(before[k])
         turns.append(turn)
     data = {
         "game": game.profile.game,
@@ -295,7 +319,37 @@ def write(game, turns_meta=None, racks=None):
     if game.first:
         data["first"] = game.first + 1
     if racks is None and game.known and game.penalties is not None:
-        racks = [[faces.text(ch, ch == faces.JOKER) for ch in r] for r in game.racks]
+        racks = [_rack_texts(r) for r in game.racks]
     if racks is not None:
         data["end"] = {"racks": [list(r) for r in racks]}
     return data
+
+
+def _rack_texts(rack):
+    """A known rack (internal faces, `?` a joker) as record face texts."""
+    return [faces.text(ch, ch == faces.JOKER) for ch in rack]
+
+
+def racks_before(game, history=None):
+    """Known racks only: the mover's rack (internal faces) before each history entry, rebuilt
+    backwards from the racks now. The multiset is exact; the order on the rack is not kept."""
+    if not game.known:
+        raise GameStateError("only a known-rack game knows its racks")
+    if history is None:
+        history = game.history
+    racks = [list(r) for r in game.racks]
+    out = [None] * len(history)  # type: list
+    for k in range(len(history) - 1, -1, -1):
+        kind, p, packed, _, _, undo = history[k]
+        if kind == PLACE:
+            rack = racks[p]
+            for chip in undo:  # the chips drawn after the move go back to the bag
+                rack.remove(chip)
+            for _, code in Move.from_bytes(packed, game.profile.width):
+                key = chip_key(code)
+                if game.rules.from_rack(key):
+                    rack.append(key)
+        elif kind in (SWAP, REPLACE):
+            racks[p] = list(undo[1])  # the rack as it was before
+        out[k] = list(racks[p])
+    return out

@@ -12,7 +12,18 @@ import os
 import sys
 
 # The order `--help` lists them in.
-COMMANDS = ("sim", "flash", "config", "enrol", "games", "watch", "diag", "replay")
+COMMANDS = (
+    "sim",
+    "flash",
+    "config",
+    "enrol",
+    "games",
+    "watch",
+    "diag",
+    "replay",
+    "hint",
+    "analyse",
+)
 
 
 def _module(name):

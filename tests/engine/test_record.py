@@ -268,3 +268,53 @@ def test_first_player_key():
     g.pass_turn()
     eq(record.write(g)["first"], 3)
     eq("first" in record.write(Game(profile(), 3)), False)
+
+
+# ----- racks per turn (an added key) -------------------------------------------------------
+
+
+def test_read_turn_rack():
+    turns = [
+        {"place": RULEBOOK[0], "rack": ["9", "+", "6", ":", "2", "*", "?"]},
+        {"pass": True},
+        {"swap": 2, "rack": ["1", "−"]},
+    ]
+    r = record.read(data(turns))
+    eq(r.turns[0].rack, ["9", "+", "6", "÷", "2", "×", "?"])
+    eq((r.turns[1].rack, r.turns[2].rack), (None, ["1", "-"]))
+    eq(r.turns[0].data["rack"], turns[0]["rack"])  # the raw object is kept as it was
+    eq(run(data(turns))[0]["score"], 48)  # the key changes nothing in the replay
+    eq(path_of(data([{"pass": True, "rack": "96+"}])), ("turns", 0, "rack"))
+    eq(path_of(data([{"pass": True, "rack": ["9", "%"]}])), ("turns", 0, "rack", 1))
+    eq(path_of(data([{"pass": True, "rack": ["?7"]}])), ("turns", 0, "rack", 0))
+
+
+def test_write_turn_racks_of_a_known_game():
+    from engine import autoplay, faces
+
+    g = Game(profile(), 2, seed=11)
+    before = []  # each turn's mover's rack, as record texts, sorted
+    for k in range(6):
+        before.append(sorted(faces.text(ch, ch == faces.JOKER) for ch in g.racks[g.to_move]))
+        if k == 2:
+            g.swap(list(g.racks[g.to_move][:3]))
+        elif k == 4:
+            g.pass_turn()
+        else:
+            autoplay.play_turn(g)
+    eq("rack" in record.write(g)["turns"][0], False)  # only when asked for
+    d = record.write(g, turn_racks=True)
+    eq([sorted(t["rack"]) for t in d["turns"]], before)
+    r = record.read(d)
+    eq([sorted(t.rack) for t in r.turns], before)
+    eq(run(d)[-1]["totals"], g.totals())
+
+
+def test_write_turn_rack_from_meta():
+    g = Game(profile(), 2)
+    g.play(g.move(" ".join(sq + ":" + face for sq, face in RULEBOOK[0])))
+    g.pass_turn()
+    d = record.write(g, [{"rack": ["9", "+", "6", "÷", "2", "1", "1"]}], turn_racks=True)
+    eq(d["turns"][0]["rack"], ["9", "+", "6", "÷", "2", "1", "1"])
+    eq("rack" in d["turns"][1], False)  # a refereed game knows no racks
+    eq(record.read(d).turns[0].rack, ["9", "+", "6", "÷", "2", "1", "1"])
