@@ -60,8 +60,14 @@ typecheck: $(STAMP)
 $(NODE_MODULES): tools/package.json tools/package-lock.json
 	npm ci --prefix tools --no-audit --no-fund
 
+# The engine and firmware (tools/bench.py), the move generator on CPython
+# (tools/movegen_bench.py) and the hint search on MicroPython and the emulated Pico
+# (tools/hintbench.py): every figure is printed, then the status says whether all goals held.
 bench: $(STAMP) $(NODE_MODULES)
-	$(VENV_PYTHON) -m tools.bench
+	$(VENV_PYTHON) -m tools.bench; a=$$?; \
+	$(VENV_PYTHON) -m tools.movegen_bench; b=$$?; \
+	$(VENV_PYTHON) -m tools.hintbench; c=$$?; \
+	exit $$((a | b | c))
 
 sim: $(STAMP)
 	$(VENV_PYTHON) -m host_tools sim

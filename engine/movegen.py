@@ -245,22 +245,20 @@ class Generation:
         """The run along `step` through empty square i once a chip is laid there: None if i
         has no neighbour along `step`, else `cross()`'s dict face -> value or score of the
         faces that make that run valid."""
-        key = i * 2 + (0 if step == 1 else 1)
-        cache = self.seg_cache
-        if key in cache:
-            return cache[key]
         cells = self.cells
         if step == 1:
             x = i % self.w
             near = (x > 0 and cells[i - 1]) or (x < self.w - 1 and cells[i + 1])
         else:
             near = (i >= step and cells[i - step]) or (i + step < len(cells) and cells[i + step])
-        if near:
+        if not near:
+            return None  # not cached: most squares, and the test is quicker than a look-up
+        key = i * 2 + (0 if step == 1 else 1)
+        cache = self.seg_cache
+        out = cache.get(key)
+        if out is None:
             b, a = self.neighbours(i, step)
-            out = self.cross(i, b, a)
-        else:
-            out = None
-        cache[key] = out
+            out = cache[key] = self.cross(i, b, a)
         return out
 
     def lone_squares(self):
@@ -319,6 +317,8 @@ class _Calc(Generation):
                 chars += c[1]
         self.chars = chars  # every face some choice lays
         self.choice_cache = {}  # type: dict
+        # The choices on a square with no run across: [operators, numbers].
+        self.free = [self.choices(-1, 1, 0, None), self.choices(-1, 1, 1, None)]
         self.found = []  # type: list  # the moves of the part being searched
         self.emit = self.keep  # called with each move found (engine/search.py sets its own)
         self.steps_done = _nothing  # called every STEP_CHECK steps (engine/search.py's check)
@@ -556,9 +556,12 @@ class _Calc(Generation):
         if sq_kind == CHIP and not is_num:
             sq_kind = 0
         c_touched = touched or cross is not None
-        pick = self.choice_cache.get((i * 2 + (0 if cross_step == 1 else 1)) * 2 + is_num)
-        if pick is None:
-            pick = self.choices(i, cross_step, is_num, cross)
+        if cross is None:
+            pick = self.free[is_num]  # the same for every square with no run across
+        else:
+            pick = self.choice_cache.get((i * 2 + (0 if cross_step == 1 else 1)) * 2 + is_num)
+            if pick is None:
+                pick = self.choices(i, cross_step, is_num, cross)
         for key, ch, code, v, joker, c_val in pick:
             if counts[key] <= 0:
                 continue
@@ -673,7 +676,8 @@ class _Calc(Generation):
                 v = ord(ch) - 48 if is_num else (1 if ch == faces.MUL else 0)
                 c_val = cross[ch] if cross is not None else 0
                 out.append((k, ch, code, v, code & faces.JOKER_BIT, c_val))
-        self.choice_cache[(i * 2 + (0 if cross_step == 1 else 1)) * 2 + is_num] = out
+        if cross is not None:
+            self.choice_cache[(i * 2 + (0 if cross_step == 1 else 1)) * 2 + is_num] = out
         return out
 
     def finish(self, fs, ps, mult, cross_sum, shared, placed):

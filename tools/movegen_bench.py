@@ -1,32 +1,48 @@
-"""Timings of engine/movegen.py on CPython (issue 12's goals).
+"""Timings of the move generator on CPython, over the benchmark set (issue 12's goals).
 
-    .venv/bin/python -m tools.movegen_bench [--positions 100] [--calqable-positions 20]
+    .venv/bin/python -m tools.movegen_bench
 
-- Calculissimo, every move for the mover's own seven-chip rack (as drawn from the bag, so
-  jokers come as often as the bag gives them) in mid-game positions of seeded greedy
-  self-play (engine/autoplay.py, 4 to 23 turns): median and p99 (goal 50 ms and 500 ms);
-- Calculissimo, the best move only (`movegen.best`; goal: median 20 ms);
-- Cal-Q-Able, every move for a nine-tile rack in positions of seeded random play
-  (tests/engine/test_movegen.py `position`; goal: median 250 ms, p99 2 s).
+Calculissimo, judged against the goals: 100 mid-game positions of seeded greedy two-player
+games (engine/autoplay.py, 4 to 23 turns), the mover holding the seven chips the bag gave
+them (a joker as often as the bag gives one); every move (`movegen.scored`), then the best
+move only (`movegen.best`, which cuts branches that cannot beat the best so far). Goals: all
+moves median <= 50 ms and p99 <= 500 ms, best move median <= 20 ms. Then the same over the
+published set (tools/benchset.py, tests/data/movegen_positions.json), whose racks hold 0, 1
+or 2 jokers by design, a line per joker count: each joker is every face but `×`, so a rack
+with two holds many times the moves. Cal-Q-Able: every move for the set's nine-tile racks
+(goal: median <= 250 ms, p99 <= 2 s). Wall-clock times of this run on this machine: a
+loaded machine reads slower.
 """
 
-import argparse
 import time
 
 from engine import autoplay, movegen
 from engine.game import Game
-from tests.engine.test_movegen import position, profile_for
+from tests.engine.test_movegen import profile_for
+from tools import benchset
+
+GOALS = {
+    "calculissimo all moves, 7-chip rack": (50.0, 500.0),
+    "calculissimo best move": (20.0, None),
+    "calqable all moves, 9-tile rack": (250.0, 2000.0),
+}
+POSITIONS = 100
 
 
-def calculissimo_position(seed):
-    game = Game(profile_for("calculissimo"), 2, seed=seed)
-    for _ in range(4 + seed % 20):
-        if game.over:
-            break
-        autoplay.play_turn(game)
-    if game.over or len(game.racks[game.to_move]) < 7:
-        return None
-    return game
+def drawn_positions():
+    """Mid-game positions with the racks as drawn: [game], POSITIONS of them."""
+    out = []
+    seed = 1
+    while len(out) < POSITIONS:
+        game = Game(profile_for("calculissimo"), 2, seed=seed)
+        for _ in range(4 + seed % 20):
+            if game.over:
+                break
+            autoplay.play_turn(game)
+        if not game.over and len(game.racks[game.to_move]) == 7:
+            out.append(game)
+        seed += 1
+    return out
 
 
 def timed(fn, game):
@@ -43,29 +59,33 @@ def count(game):
 
 
 def stats(name, times, extra=""):
+    """Print one line; True if the goals of `name` are met."""
     times = sorted(times)
     n = len(times)
     median = times[n // 2]
     p99 = times[min(n - 1, (99 * n) // 100)]
-    print(
-        "%-40s n=%4d  median %8.1f ms  p99 %8.1f ms  max %8.1f ms%s"
-        % (name, n, median, p99, times[-1], extra)
+    line = "%-40s n=%3d  median %7.1f ms  p99 %7.1f ms  max %7.1f ms%s" % (
+        name,
+        n,
+        median,
+        p99,
+        times[-1],
+        extra,
     )
+    if name not in GOALS:
+        print(line)
+        return True
+    goal_median, goal_p99 = GOALS[name]
+    ok = median <= goal_median and (goal_p99 is None or p99 <= goal_p99)
+    goals = "goal median %.0f ms" % goal_median
+    if goal_p99 is not None:
+        goals += ", p99 %.0f ms" % goal_p99
+    print("%s  (%s: %s)" % (line, goals, "met" if ok else "NOT met"))
+    return ok
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--positions", type=int, default=100)
-    ap.add_argument("--calqable-positions", type=int, default=20)
-    args = ap.parse_args()
-
-    games = []
-    seed = 1
-    while len(games) < args.positions:
-        game = calculissimo_position(seed)
-        if game is not None:
-            games.append(game)
-        seed += 1
+def calculissimo(name, games):
+    """Time every move and the best move of each game; True if the goals are met."""
     all_times = []
     best_times = []
     moves = 0
@@ -75,19 +95,26 @@ def main():
         moves += n
         ms, _ = timed(movegen.best, game)
         best_times.append(ms)
-    stats("calculissimo all moves, 7-chip rack", all_times, "  (%d moves)" % moves)
-    stats("calculissimo best move", best_times)
+    ok = stats("calculissimo all moves, 7-chip rack" + name, all_times, "  (%d moves)" % moves)
+    return stats("calculissimo best move" + name, best_times) and ok
 
+
+def main():
+    ok = calculissimo("", drawn_positions())
+    set_calc = [(g, e) for g, e in benchset.games("calculissimo") if e["turns"] >= 3]
+    for jokers in (0, 1, 2):
+        games = [g for g, e in set_calc if e["rack"].count("?") == jokers]
+        calculissimo(" (set, %d joker%s)" % (jokers, "" if jokers == 1 else "s"), games)
     times = []
     moves = 0
-    for seed in range(1, args.calqable_positions + 1):
-        game = position("calqable", seed, 4 + seed % 8, 9)
+    for game, _ in benchset.games("calqable"):
         ms, n = timed(count, game)
         times.append(ms)
         moves += n
     if times:
-        stats("calqable all moves, 9-tile rack", times, "  (%d moves)" % moves)
+        ok = stats("calqable all moves, 9-tile rack", times, "  (%d moves)" % moves) and ok
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())
