@@ -316,6 +316,7 @@ class _Calc(Generation):
             if c[1] not in chars:
                 chars += c[1]
         self.chars = chars  # every face some choice lays
+        self.rack_mul = counts.get(faces.MUL, 0) > 0  # a `×` the window may take from the rack
         self.choice_cache = {}  # type: dict
         # The choices on a square with no run across: [operators, numbers].
         self.free = [self.choices(-1, 1, 0, None), self.choices(-1, 1, 1, None)]
@@ -535,7 +536,7 @@ class _Calc(Generation):
             chain = fs if ps is None else ps
             v_ub = left * nmax + b_sum
             pending = op == faces.MUL and (k - a) % 2 == 0
-            mul_may = muls == 0 and (b_mul or self.counts.get(faces.MUL, 0) > 0)
+            mul_may = muls == 0 and (b_mul or self.rack_mul)
             if mul_may:
                 v_ub += nmax * nmax
             if chain is not None:
