@@ -10,9 +10,12 @@ peripherals while the CPU waits.
   change, and the scan in which all 225 changes are reported.
 - `screen_cost()`: drawing the display after a move (the lines that changed) and a full
   eight-line screen, into the framebuffer and out to the bus.
-- `sense_to_led()`: the step in which the fifth chip of the rulebook's first move settles:
-  its NFC read, the referee's live preview of the five-chip move, and the LED frame, up to
-  the moment the frame is handed to the LED chain.
+- `sense_to_led(case)`: for every chip of one legal move of the bench set (`_move`: the
+  rulebook's five moves, each with the chips of the moves before it on the board, and the
+  dense positions of tools/positions.py), each on a fresh board, the step in which that chip
+  settles: its NFC read, the referee's live preview of the move so far, and the LED frame,
+  up to the moment the frame is handed to the LED chain. Every chip's figure, and the
+  costliest chip's detail; `move_count()` says how many cases there are.
 """
 
 from tools.fuelprobe import fuel
@@ -87,19 +90,96 @@ def scan_costs(squares=225, scans=3):
     return {"quiet": quiet, "all_start": first, "all_report": last, "changes": changes}
 
 
-def _rulebook_board():
+def _dense_moves():
+    """The dense positions' moves: (label, game, a tools/positions function giving the
+    profile from the game's default one or None, the chips on the board, the move)."""
+    from tools import positions
+
+    return (
+        ("dense", "calculissimo", None, positions.DENSE_BOARD, positions.DENSE_MOVE),
+        (
+            "worst-case premiums",
+            "calculissimo",
+            positions.worst_profile,
+            positions.DENSE_BOARD,
+            positions.DENSE_MOVE,
+        ),
+        (
+            "7 shared purples",
+            "calculissimo",
+            positions.row_profile,
+            positions.ROW_BOARD,
+            positions.ROW_MOVE,
+        ),
+        (
+            "calqable dense",
+            "calqable",
+            None,
+            positions.CALQABLE_DENSE_BOARD,
+            positions.CALQABLE_DENSE_MOVE,
+        ),
+    )
+
+
+def move_count():
+    """How many moves `sense_to_led` measures (its cases: 0 to this, less one)."""
+    from tools.positions import RULEBOOK
+
+    return len(RULEBOOK) + len(_dense_moves())
+
+
+def _move(case):
+    """The legal move of case `case`, as _dense_moves gives them: the rulebook's five moves
+    first, each with the chips of the moves before it on the board, then the dense ones."""
+    from tools.positions import RULEBOOK
+
+    if case >= len(RULEBOOK):
+        return _dense_moves()[case - len(RULEBOOK)]
+    before = {}
+    for text in RULEBOOK[:case]:
+        for part in text.split():
+            name, face = part.split(":")
+            before[name] = face
+    return "rulebook move %d" % (case + 1), "calculissimo", None, before, RULEBOOK[case]
+
+
+def _board(game, change=None, chips=None):
+    """A booted SimBoard of `game`'s default profile (`change`: a function of its JSON data
+    giving another Profile), with `chips` ({square name: face}) on it as if played before:
+    in the game's state, and lying on the board, sensed."""
     import json
 
+    from engine import faces, squares
+    from engine.compat import collect
     from engine.profile import Profile
+    from tools import positions
+
+    collect()  # on a Pico: the board's parts on a collected heap, not among garbage
     from firmware.sim.simboard import SimBoard
 
-    with open("/input/hardware/profiles/calculissimo.json") as f:
-        prof = Profile(json.load(f))
+    with open("/input/hardware/profiles/%s.json" % game) as f:
+        data = json.load(f)
+    prof = change(data) if change is not None else Profile(data)
     # 500 mA: a MicroPython that declares it (the stock 250 mA keeps the LEDs off)
-    board = SimBoard(prof, {"players": 4, "turn_seconds": 0, "current_ma": 500})
+    settings = {"players": 4, "turn_seconds": 0, "current_ma": 500, "game": game}
+    board = SimBoard(prof, settings)
     board.boot()
     board.run(50)
+    if chips:
+        app = board.app
+        positions.lay_out(app.referee.game, chips)
+        for name, text in chips.items():
+            ch, joker = faces.parse(text)
+            board.put(squares.parse(name, prof.width, prof.height), faces.text(ch, joker))
+        while len(app.sensing.placed) < len(chips):  # the committed chips, read again
+            board.run(100)
+        app.leds.bg_key = None  # laid out behind the LEDs' back: their background anew
+        app.refresh(force=True)
     return board
+
+
+def _rulebook_board():
+    return _board("calculissimo")
 
 
 def screen_cost():
@@ -135,59 +215,90 @@ def screen_cost():
     return {"after_move": move, "lines_changed": changed, "full": full, "chars": chars}
 
 
-def sense_to_led():
+class _Steps:
+    """Measures the main-loop step in which each chip laid on `board` settles."""
+
+    def __init__(self, board):
+        self.board = board
+        app = board.app
+        # Meter every twin the drivers talk to; note the fuel when the LED frame is sent.
+        # SPI0 carries the presence chain's reads and the antenna switches' writes.
+        self.spi = spi = Meter(board.spi, ("readinto", "write", "init"))
+        app.hw.chain.spi = spi
+        if app.sensing.antenna is not None:
+            app.sensing.antenna._spi = spi
+        self.i2c = i2c = Meter(board.i2c, ("writeto", "writevto", "readfrom_into", "readfrom"))
+        app.sensing.reader._i2c = i2c
+        app.hw.display.i2c = i2c
+        self.sent = []
+        strip_write = board.strip.write
+
+        def write(buf):
+            self.sent.append((fuel(), spi.spent + i2c.spent, spi.calls + i2c.calls))
+            strip_write(buf)
+
+        app.hw.pixels._write = write
+        self.overhead = _overhead()
+
+    def chip(self, square, face):
+        """Put a chip down and run the loop until it is placed: that step's figures."""
+        board = self.board
+        app = board.app
+        spi, i2c, sent = self.spi, self.i2c, self.sent
+        board.put(square, face)
+        for _ in range(100):
+            before = len(app.sensing.placed)
+            spi.spent = i2c.spent = spi.calls = i2c.calls = 0
+            del sent[:]
+            t0 = board.clock.ticks_ms()
+            start = fuel()
+            app.step()
+            waited = board.clock.ticks_ms() - t0  # the reader's replies, on the twin's clock
+            board.clock.advance(app.period_ms)
+            if len(app.sensing.placed) > before:
+                break
+        if not sent:
+            raise RuntimeError("no LED frame was sent in the placement's step")
+        # Only the twins' fuel before the frame counts (the display is drawn after the LEDs).
+        at, twins, calls = sent[0]
+        gross = start - at
+        return {
+            "fuel": gross - twins - calls * self.overhead,
+            "gross": gross,
+            "twins": twins,
+            "metered_calls": calls,
+            "overhead_per_call": self.overhead,
+            "virtual_ms": waited,
+            "score": app.referee.verdict.score,
+        }
+
+
+def sense_to_led(case):
+    """Move `case` (see `_move`) laid a chip at a time on a fresh board: every chip's fuel
+    (`chips`, in the order laid; `labels` says which, `game` which game), and the figures of
+    the costliest (`where`).
+
+    Run each case in a run of its own: with the collector off (tools/mpyrun.py) a long run
+    leaves holes low in the heap, and every allocation of more than one block then searches
+    up from them, a cost of the WASI build that grows with what the run allocated before."""
     from engine import squares
-    from tools.positions import RULEBOOK
 
-    board = _rulebook_board()
-    chips = [part.split(":") for part in RULEBOOK[0].split()]
-    for name, face in chips[:-1]:
-        board.place(squares.parse(name, 15, 15), face)
-    app = board.app
-    # Meter every twin the drivers talk to; note the fuel when the LED frame is sent.
-    # SPI0 carries the presence chain's reads and the antenna switches' writes.
-    spi = Meter(board.spi, ("readinto", "write", "init"))
-    app.hw.chain.spi = spi
-    if app.sensing.antenna is not None:
-        app.sensing.antenna._spi = spi
-    i2c = Meter(board.i2c, ("writeto", "writevto", "readfrom_into", "readfrom"))
-    app.sensing.reader._i2c = i2c
-    app.hw.display.i2c = i2c
-    sent = []
-    strip_write = board.strip.write
-
-    def write(buf):
-        sent.append((fuel(), spi.spent + i2c.spent, spi.calls + i2c.calls))
-        strip_write(buf)
-
-    app.hw.pixels._write = write
-    name, face = chips[-1]
-    square = squares.parse(name, 15, 15)
-    board.put(square, face)
-    overhead = _overhead()
-    for _ in range(100):
-        before = len(app.sensing.placed)
-        spi.spent = i2c.spent = spi.calls = i2c.calls = 0
-        del sent[:]
-        t0 = board.clock.ticks_ms()
-        start = fuel()
-        app.step()
-        waited = board.clock.ticks_ms() - t0  # the reader's replies, on the twin's clock
-        board.clock.advance(app.period_ms)
-        if len(app.sensing.placed) > before:
-            break
-    if not sent:
-        raise RuntimeError("no LED frame was sent in the placement's step")
-    # Only the twins' fuel before the frame counts (the display is drawn after the LEDs).
-    at, twins, calls = sent[0]
-    gross = start - at
-    net = gross - twins - calls * overhead
-    return {
-        "fuel": net,
-        "gross": gross,
-        "twins": twins,
-        "metered_calls": calls,
-        "overhead_per_call": overhead,
-        "virtual_ms": waited,
-        "score": app.referee.verdict.score,
-    }
+    label, game, change, laid, move = _move(case)
+    board = _board(game, change, laid)
+    steps = _Steps(board)
+    worst = None
+    chips = []
+    labels = []
+    parts = move.split()
+    for k in range(len(parts)):
+        name, face = parts[k].split(":")
+        got = steps.chip(squares.parse(name, 15, 15), face)
+        chips.append(got["fuel"])
+        labels.append("%s, chip %d of %d (%s)" % (label, k + 1, len(parts), parts[k]))
+        if worst is None or got["fuel"] > worst["fuel"]:
+            worst = got
+            got["where"] = labels[-1]
+    worst["chips"] = chips  # type: ignore[index]  # set: a move lays chips
+    worst["labels"] = labels  # type: ignore[index]
+    worst["game"] = game  # type: ignore[index]
+    return worst

@@ -37,8 +37,7 @@ _PROBE = "from tools import fuelprobe\nfuelprobe.cost(lambda: None)\n"
 _FIRMWARE = """
 import json
 from tools import fwbench
-r = [fwbench.scan_costs(), fwbench.sense_to_led(), fwbench.screen_cost()]
-print("@RESULT@" + json.dumps(r))
+print("@RESULT@" + json.dumps(@CALLS@))
 """.replace("@RESULT@", RESULT)
 
 
@@ -68,9 +67,32 @@ def engine(pico: rp2emu.Pico, setup: str, cases: list[tuple[str, str, str]]) -> 
     return out
 
 
+def _fwbench(pico: rp2emu.Pico, calls: str):
+    code = rp2emu.prelude() + _FIRMWARE.replace("@CALLS@", calls)
+    return _result(pico.run(code), "tools/fwbench.py")
+
+
+def costliest(moves: list[dict]) -> dict:
+    """`fwbench.sense_to_led`'s figures for each move made one: the costliest chip's, with
+    every chip's figure (`chips`) and name (`labels`), in the order the moves were given."""
+    chips: list[int] = []
+    labels: list[str] = []
+    for move in moves:
+        chips += move["chips"]
+        labels += move["labels"]
+    worst = max(moves, key=lambda move: move["fuel"])
+    out = {key: value for key, value in worst.items() if key not in ("chips", "labels")}
+    out.update(chips=chips, labels=labels)
+    return out
+
+
 def firmware(pico: rp2emu.Pico) -> dict:
-    """tools/fwbench.py's figures in emulated cycles: scan, sensed -> LED frame, display."""
-    scan, led, screen = _result(pico.run(rp2emu.prelude() + _FIRMWARE), "tools/fwbench.py")
+    """tools/fwbench.py's figures in emulated cycles: scan, sensed -> LED frame (a list: each
+    move after a soft reset, as on the WASI build; see `costliest`), display."""
+    scan, screen, count = _fwbench(
+        pico, "[fwbench.scan_costs(), fwbench.screen_cost(), fwbench.move_count()]"
+    )
+    led = [_fwbench(pico, "fwbench.sense_to_led(%d)" % k) for k in range(count)]
     return {"scan": scan, "sense_to_led": led, "screen": screen}
 
 

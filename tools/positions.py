@@ -6,6 +6,9 @@
   (columns B, D, F, H, J, L, rows 1-5). The new operators on B2 (purple) and H2 (yellow)
   each lie on two runs, so the shared-premium assignment is searched.
 - WORST_ROW2: the same move on a layout that puts a premium under all six operators.
+- ROW_BOARD / ROW_MOVE: a legal move of seven operators across row 8 of a layout whose row 8
+  is ROW8, a purple (calculation ×3) under every operator, each also on a cross run: the
+  main run A8-O8 and seven cross runs share seven premiums (128 assignments).
 - CALQABLE_DENSE_BOARD / CALQABLE_DENSE_MOVE: a late Cal-Q-Able position where a full rack
   and an `=` form a 12-tile main equation and seven cross equations (588 points);
   CALQABLE_REPLACE: a rule-5 replacement on the same board (74 points).
@@ -30,13 +33,39 @@ DENSE_MOVE = "B2:+ D2:× F2:- H2:+ J2:+ L2:- M2:3"
 WORST_ROW2 = ".p.y.p.y.p.y..."
 
 
-def worst_profile(data):
-    """The Profile for WORST_ROW2, from the default profile's JSON data (a dict)."""
+def _with_row(data, row, text):
+    """The Profile of a profile's JSON data (a dict) with layout row `row` (0-based) made
+    `text`."""
     from engine.profile import Profile
 
     data = dict(data)
-    data["layout"] = [data["layout"][0], WORST_ROW2] + data["layout"][2:]
+    data["layout"] = data["layout"][:row] + [text] + data["layout"][row + 1 :]
     return Profile(data)
+
+
+def worst_profile(data):
+    """The Profile for WORST_ROW2, from the default profile's JSON data (a dict)."""
+    return _with_row(data, 1, WORST_ROW2)
+
+
+# Seven operators laid on row 8 between its eight numbers, each on a purple: every column
+# B-N holds "n _ n op n" from row 7 to row 11, so each new operator also makes a cross run
+# (1+2+3, 2×3+1, 9-2-1, 3+4×2, 5+1+6, 8-2-1, 4+6+1). The main run 9+8×7-6+5+4-3+2 is
+# worth 67 against cross runs of 5 to 12, so every purple goes to it: 67 × 3**7 + 58.
+ROW8 = ".p.p.p.p.p.p.p."
+ROW_BOARD = {
+    "A8": "9", "C8": "8", "E8": "7", "G8": "6", "I8": "5", "K8": "4", "M8": "3", "O8": "2",
+    "B7": "1", "D7": "2", "F7": "9", "H7": "3", "J7": "5", "L7": "8", "N7": "4",
+    "B9": "2", "D9": "3", "F9": "2", "H9": "4", "J9": "1", "L9": "2", "N9": "6",
+    "B10": "+", "D10": "+", "F10": "-", "H10": "×", "J10": "+", "L10": "-", "N10": "+",
+    "B11": "3", "D11": "1", "F11": "1", "H11": "2", "J11": "6", "L11": "1", "N11": "1",
+}  # fmt: skip
+ROW_MOVE = "B8:+ D8:× F8:- H8:+ J8:+ L8:- N8:+"
+
+
+def row_profile(data):
+    """The Profile for ROW8 (as row 8), from the default profile's JSON data (a dict)."""
+    return _with_row(data, 7, ROW8)
 
 
 def lay_out(game, layout):
