@@ -63,7 +63,7 @@ def stats(name, times, extra=""):
     times = sorted(times)
     n = len(times)
     median = times[n // 2]
-    p99 = times[min(n - 1, (99 * n) // 100)]
+    p99 = times[(99 * n + 99) // 100 - 1]  # nearest rank: the ceil(0.99 n)-th time
     line = "%-40s n=%3d  median %7.1f ms  p99 %7.1f ms  max %7.1f ms%s" % (
         name,
         n,
