@@ -2,14 +2,29 @@
 
 A move of two or more tiles makes one main equation along its line, with exactly one `=`.
 For every row and column and every square `e` that holds the `=` (a tile there, or an empty
-square where an `=` goes), the two sides are built apart, each square by square from left
-to right with its exact value (engine/equation.py's grammar: multi-digit numbers without
-leading zeros, the fraction bar, `×` `÷` before `+` `−`):
-- the right sides, from the square after `e` to every square where the run may end, are
-  kept by value;
-- each left side, from every square whose left neighbour is empty up to the square before
-  `e`, is looked up there, and every right side of the same value that the rack can still
-  pay for makes a move.
+square where an `=` goes), the two sides are built apart, square by square from left to
+right with their exact values (engine/equation.py's grammar: multi-digit numbers without
+leading zeros, the fraction bar, `×` `÷` before `+` `−`): a left side from a square whose
+left neighbour is empty up to the square before `e`, a right side from the square after
+`e` to a square whose right neighbour is empty. A left and a right side of the same value,
+whose tiles the rack can pay for together, make a move.
+
+The two sides share the rack: with B tiles to lay besides the `=`, a left side of kL tiles
+meets right sides of at most B - kL. So the sides are split (hL + hR >= B - 1):
+- the *short* sides (kL <= hL, kR <= hR) are all built, and kept by value and by the tiles
+  they use (`_index`, `_Targets`);
+- a *long* side can only meet short sides of the other kind, those the tiles it leaves can
+  pay for, so it is built towards their values. A branch is cut when the range its value
+  can still end in holds none of them (`_bounds`, from the exact value so far, the squares
+  left and the faces that may still come; at the start of a number, `reachable` follows
+  where the operators to come may go). Its last run of digits is not built digit by digit
+  but solved for, one value at a time (`tails`); with one operator or bar left, when the
+  digits before it outnumber those after it, those after are built and those before solved
+  for (`heads`).
+Every pair then has at least one short side and is found once. A left side's length, and
+so its tile count, is fixed by its start square; a right side is built once from `e` with
+every end it may have.
+
 Each empty square has a cross check (the faces that leave the equation across the line, if
 any, true, with that equation's score). After the first move the main equation must hold
 a tile already on the board (rules 1 and 12), so a pair without one is dropped. Moves of
@@ -18,7 +33,8 @@ tile values with tile premiums under new tiles, times the equation premiums unde
 tiles, for the main equation and each cross one; +50 for a whole rack.
 
 Tiles used are counted in a mixed-radix integer over the rack's faces (one digit a face, of
-radix count + 1), so a side's usage is one small int.
+radix count + 1), so a side's usage is one small int. Everything is exact: integers and
+fractions, and integer bounds rounded outwards.
 """
 
 from engine import equation, faces
@@ -30,94 +46,618 @@ from engine.profile import CHIP, RUN
 
 _ALL_RACK_BONUS = 50  # engine/calqable.py ALL_RACK_BONUS, via bonus_points below
 
+# Faces that may still come in a side, as bits (`_bounds`).
+_PLUS = 1
+_MINUS = 2
+_MUL = 4
+_DIV = 8
+_BAR = 16
+_ZERO = 32  # the digit 0
+_WHITE = _PLUS | _MINUS | _MUL | _DIV | _BAR
+_FEW = 24  # `heads` solves for run 1 before `+ −` only towards this many values at most
+_FLAGS = {"+": _PLUS, "-": _MINUS, "*": _MUL, ":": _DIV, "/": _BAR, "0": _ZERO}
+
 
 def scored(game, rack=None, floor=None):
     """Yield (move, score) for every legal move (see engine/movegen.py)."""
     return _Calq(game, rack, floor).scored()
 
 
-def _apply(chain, op, n, d):
-    """The chain (total n, total d, sign, term n, term d) followed by `op n/d`; None once
-    it divides by zero."""
-    if chain is None:
-        return (0, 1, 1, n, d)
-    tn, td, sign, an, ad = chain
-    if op == "*":
-        an *= n
-        ad *= d
-    elif op == ":":
-        an *= d
-        ad *= n
-    else:
-        tn, td = add_term(tn, td, sign, an, ad)
-        sign = 1 if op == "+" else -1
-        an = n
-        ad = d
-    if ad == 0:
-        return None
-    return (tn, td, sign, an, ad)
+# A side's parse state is flat: total n, total d (the terms before the current one), sign of
+# the current term, its product so far n, d, whether the current operand divides it (`÷`
+# before it), phase (0: an operand must start; 1: in a number; 2: after `/`; 3: in a
+# denominator), number, denominator. A number or denominator of 0 in phase 1 or 3 is the
+# single digit `0`, which takes no more digits.
+_START = (0, 1, 1, 1, 1, False, 0, 0, 0)
+
+# What a face does to a side: digit, fraction bar, `×`, `÷`, `+`, `−`.
+_DIGIT = 0
+_SLASH = 1
+_TIMES = 2
+_OVER = 3
+_ADD = 4
+_SUB = 5
+_EQUALS = 6  # no side holds one
+_KINDS = {"/": _SLASH, "*": _TIMES, ":": _OVER, "+": _ADD, "-": _SUB}
 
 
-def _value(chain):
-    """The chain's exact value as (n, d) in lowest terms, d > 0."""
-    tn, td, sign, an, ad = chain
-    num = tn * ad + sign * an * td
-    den = td * ad
-    g = gcd(num, den)
-    return (num // g, den // g)
-
-
-# A side's parse state: (chain, pending op, phase, number, digits, denominator, digits).
-# Phase 0: an operand must start; 1: in a number; 2: after `/`; 3: in a denominator.
-_EMPTY = (None, None, 0, 0, 0, 0, 0)
-
-
-def _feed(s, ch):
-    """The parse state after one more face, or None if no side can go on like this."""
-    chain, op, phase, num, nlen, den, dlen = s
+def _kind(ch):
     if "0" <= ch <= "9":
-        d = ord(ch) - 48
-        if phase == 0:
-            return (chain, op, 1, d, 1, 0, 0)
-        if phase == 1:
-            if nlen == 1 and num == 0:
-                return None  # leading zero
-            return (chain, op, 1, num * 10 + d, nlen + 1, 0, 0)
-        if phase == 2:
-            return (chain, op, 3, num, nlen, d, 1)
-        if dlen == 1 and den == 0:
-            return None
-        return (chain, op, 3, num, nlen, den * 10 + d, dlen + 1)
-    if ch == faces.BAR:
-        if phase != 1:
-            return None
-        return (chain, op, 2, num, nlen, 0, 0)
-    if ch in faces.OPERATORS and (phase == 1 or phase == 3):
-        d = den if phase == 3 else 1
-        if d == 0:
-            return None  # a fraction over 0
-        chain = _apply(chain, op, num, d)
-        if chain is None:
-            return None
-        return (chain, ch, 0, 0, 0, 0, 0)
-    return None  # `=` or a misplaced operator or bar
+        return _DIGIT
+    return _KINDS.get(ch, _EQUALS)
 
 
-def _end(s):
-    """The side's value (n, d) if it may end here, else None."""
-    chain, op, phase, num, _, den, _ = s
-    if phase == 1:
-        d = 1
-    elif phase == 3:
-        d = den
-        if d == 0:
+def _step(st, kind, d):
+    """The parse state after one more face (`kind`, digit d), or None if no side can go on
+    like this: a leading zero, a misplaced operator or bar, a division by zero."""
+    tn, td, sg, an, ad, dv, ph, num, den = st
+    if kind == _DIGIT:
+        if ph == 0:
+            return (tn, td, sg, an, ad, dv, 1, d, 0)
+        if ph == 1:
+            if num == 0:
+                return None
+            return (tn, td, sg, an, ad, dv, 1, num * 10 + d, 0)
+        if ph == 2:
+            return (tn, td, sg, an, ad, dv, 3, num, d)
+        if den == 0:
             return None
+        return (tn, td, sg, an, ad, dv, 3, num, den * 10 + d)
+    if kind == _SLASH:
+        if ph != 1:
+            return None
+        return (tn, td, sg, an, ad, dv, 2, num, 0)
+    if kind == _EQUALS:
+        return None
+    term = _term(an, ad, dv, ph, num, den)
+    if term is None:
+        return None
+    an, ad = term
+    if kind == _TIMES or kind == _OVER:
+        return (tn, td, sg, an, ad, kind == _OVER, 0, 0, 0)
+    tn, td = add_term(tn, td, sg, an, ad)
+    return (tn, td, 1 if kind == _ADD else -1, 1, 1, False, 0, 0, 0)
+
+
+def _term(an, ad, dv, ph, num, den):
+    """The current term once its operand is complete, as (n, d); None if the operand is
+    not complete or the term divides by zero."""
+    if ph == 1:
+        xd = 1
+    elif ph == 3 and den:
+        xd = den
     else:
         return None
-    chain = _apply(chain, op, num, d)
-    if chain is None:
+    if dv:
+        an *= xd
+        ad *= num
+        if ad == 0:
+            return None
+    else:
+        an *= num
+        ad *= xd
+    return an, ad
+
+
+def _end(tn, td, sg, an, ad, dv, ph, num, den):
+    """The side's exact value (n, d) in lowest terms if it may end here, else None."""
+    term = _term(an, ad, dv, ph, num, den)
+    if term is None:
         return None
-    return _value(chain)
+    an, ad = term
+    n = tn * ad + sg * an * td
+    d = td * ad
+    g = gcd(n, d)
+    return (n // g, d // g)
+
+
+# Bounds and the values they are held against are integers: the value times _SCALE,
+# rounded down (a value) or outwards (a bound), so a value within a bound stays within it.
+_SCALE = 4096
+
+
+def _down(n, d):
+    return (n * _SCALE) // d
+
+
+def _up(n, d):
+    return -((-n * _SCALE) // d)
+
+
+def _bounds(st, q, exact, flags):
+    """Bounds (times _SCALE) around every value a side in parse state `st` can end with,
+    after q more squares (exactly q if `exact`, else at most q) in which only the faces in
+    `flags` (`_PLUS`...) besides digits 1-9 may come: (lo, hi, zero), a bound None when
+    there is none, `zero` None or (lo, hi) around the values once the current term is
+    multiplied by 0; None when the side cannot end validly at all.
+
+    Every operand is >= 0, so a term is too. Any number made of squares still to come is
+    below 10^q; after an operator, whatever follows (one term or several, a factor or
+    several) is below 10^(q-1), and a factor other than 0 is above 10^(1-q).
+    """
+    tn, td, sg, an, ad, dv, ph, num, den = st
+    more = q >= 2 and flags & 15  # an operator and an operand can still come
+    solid = exact and not more  # the current operand takes every square left
+    bar = q >= 2 and flags & _BAR
+    p = 10**q
+    # X, the current operand once complete: from xn/xd to yn/yd.
+    if ph == 0:
+        if q == 0:
+            return None
+        xd = 1
+        if flags & _ZERO:
+            xn = 0
+        elif bar and q >= 3:
+            xn, xd = 1, p // 100  # 1 over a number of q - 2 digits at most
+        elif solid and q > 1:
+            xn = p // 10
+        else:
+            xn = 1
+        yn = p - 1
+        yd = 1
+    elif ph == 1:
+        if num == 0:  # `0` takes no more digits: 0, or 0 over something
+            if solid and q and not bar:
+                return None
+            xn = yn = 0
+            xd = yd = 1
+        else:
+            if bar:
+                xn, xd = num, p // 10  # over a denominator of q - 1 digits at most
+            elif solid:
+                xn, xd = num * p, 1
+            else:
+                xn, xd = num, 1
+            yn = (num + 1) * p - 1
+            yd = 1
+    elif ph == 2:
+        if q == 0:
+            return None
+        xn, xd = num, p - 1
+        yn = num
+        yd = p // 10 if solid and q > 1 else 1
+    else:
+        if den == 0:
+            return None  # `0` over nothing more, or a leading zero
+        xn, xd = num, (den + 1) * p - 1
+        yn = num
+        yd = den * p if solid else den
+    # G, the current term once complete: from gn/gd to hn/hd (hn None: unbounded).
+    if dv:
+        if yn == 0:
+            return None  # divides by zero
+        gn, gd = an * yd, ad * yn
+        if xn == 0:
+            hn, hd = None, 1
+        else:
+            hn, hd = an * xd, ad * xn
+    else:
+        gn, gd, hn, hd = an * xn, ad * xd, an * yn, ad * yd
+    lo_add = 0
+    hi_add = 0
+    zero = False
+    if more:
+        m = p // 10
+        if flags & (_MUL | _DIV):
+            zero = flags & _MUL and flags & _ZERO  # × 0
+            if flags & _DIV or bar:
+                gd *= m  # ÷ a number, or × a fraction
+            if hn is not None and (flags & _MUL or bar):
+                hn *= m  # × a number, or ÷ a fraction
+        if flags & _PLUS:
+            hi_add = m * _SCALE
+        if flags & _MINUS:
+            lo_add = -m * _SCALE
+    t_lo = _down(tn, td) + lo_add
+    t_hi = _up(tn, td) + hi_add
+    if sg > 0:
+        lo = t_lo + _down(gn, gd)
+        hi = None if hn is None else t_hi + _up(hn, hd)
+    else:
+        lo = None if hn is None else t_lo - _up(hn, hd)
+        hi = t_hi - _down(gn, gd)
+    return lo, hi, (t_lo, t_hi) if zero else None
+
+
+def _meets(vals, lo, hi):
+    """Whether the sorted list of integers `vals` holds one from lo to hi (None: open)."""
+    i = 0 if lo is None else _index_of(vals, lo, 0)
+    return i < len(vals) and (hi is None or vals[i] <= hi)
+
+
+def _index_of(vals, lo, after):
+    """The first index of the sorted list `vals` where the value is >= lo (> lo with
+    `after` 1)."""
+    i = 0
+    j = len(vals)
+    lo += after
+    while i < j:
+        mid = (i + j) // 2
+        if vals[mid] < lo:
+            i = mid + 1
+        else:
+            j = mid
+    return i
+
+
+_FRESH = (0, 0, 0, True, 0, 0, True)  # `reachable`: no operand started
+
+
+def _digits_step(nums, a, b):
+    """`reachable`: an operand's ranges (see there) once a digit from a to b follows, or
+    None if it cannot."""
+    ph, nlo, nhi, n1, dlo, dhi, d1 = nums
+    if ph == 0:
+        return (1, a, b, True, 0, 0, True)
+    if ph == 1:
+        if nhi == 0:
+            return None  # `0` takes no more digits
+        if n1:
+            nlo = max(nlo, 1)
+        return (1, nlo * 10 + a, nhi * 10 + b, False, 0, 0, True)
+    if ph == 2:
+        return (3, nlo, nhi, n1, a, b, True)
+    if dhi == 0:
+        return None
+    if d1:
+        dlo = max(dlo, 1)
+    return (3, nlo, nhi, n1, dlo * 10 + a, dhi * 10 + b, False)
+
+
+def _term_range(alo, ahi, dv, nums):
+    """`reachable`: the scaled range (lo, hi) of the current term (factors from alo to
+    ahi, scaled; ahi None: unbounded) once its operand (ranges `nums`) is complete; None
+    if it cannot be."""
+    S = _SCALE
+    ph, nlo, nhi, _, dlo, dhi, _ = nums
+    if ph == 1:
+        xlo = nlo * S
+        xhi = nhi * S
+        tiny = S  # the least operand other than 0
+    elif ph == 3 and dhi > 0:
+        xlo = (nlo * S) // dhi
+        xhi = -((-nhi * S) // max(dlo, 1))
+        tiny = S // dhi
+    else:
+        return None
+    if dv:
+        if xhi == 0:
+            return None  # divides by zero
+        xlo = max(xlo, tiny)
+        lo = (alo * S) // xhi
+        hi = None if ahi is None or xlo == 0 else -((-ahi * S) // xlo)
+    else:
+        lo = (alo * xlo) // S
+        hi = None if ahi is None else -((-ahi * xhi) // S)
+    return lo, hi
+
+
+def _plus(tlo, thi, sg, term):
+    """`reachable`: the range of the terms before (tlo to thi) plus or minus (sg) the
+    term's; None stands for no bound."""
+    lo, hi = term
+    if sg > 0:
+        return (None if tlo is None else tlo + lo), (
+            None if thi is None or hi is None else thi + hi
+        )
+    return (None if tlo is None or hi is None else tlo - hi), (None if thi is None else thi - lo)
+
+
+def _zero(st):
+    """At the start of a run of digits in parse state `st`: 1 if no side goes on from
+    here (÷ 0/…), 2 if the run cannot change the value (× 0, × 0/…), else 0."""
+    if st[6] == 2 and st[7] == 0:
+        return 1 if st[5] else 2
+    return 2 if st[3] == 0 else 0
+
+
+def _solve(st, value, over, kind, n2):
+    """The number N, a whole number >= 0, that makes a side in parse state `st` (at the
+    start of a run of digits: after an operator, or after `/` if `over`) end with `value`
+    as `N kind n2` (`_TIMES` with n2 = 1: just N); None if there is none."""
+    tn, td, sg, an, ad, dv, _, num, _ = st
+    t_n, t_d = value
+    # the value is T + sg * term: the term must be gn / gd
+    gn = sg * (t_n * td - tn * t_d)
+    gd = t_d * td
+    if kind == _SLASH:  # the term is A × (N / n2), or A ÷ (N / n2)
+        if dv:
+            xn, xd = an * gd * n2, ad * gn  # N = A × n2 / term
+        else:
+            xn, xd = gn * ad * n2, gd * an
+        return _whole(xn, xd)
+    if kind == _TIMES:  # term × n2
+        gd *= n2
+    elif kind == _OVER:  # term ÷ n2
+        gn *= n2
+    elif kind == _ADD:  # term + sg × n2 ... the term is T' - T - (±n2)
+        gn -= sg * n2 * gd
+    else:
+        gn += sg * n2 * gd
+    # the term is A × X (or A ÷ X): X
+    if dv:
+        xn, xd = an * gd, ad * gn
+    else:
+        xn, xd = gn * ad, gd * an
+    if over:  # X = num / N
+        xn, xd = num * xd, xn
+    return _whole(xn, xd)
+
+
+def _whole(n, d):
+    """n / d if it is a whole number >= 0, else None."""
+    if d < 0:
+        n, d = -n, -d
+    if d == 0 or n < 0 or n % d:
+        return None
+    return n // d
+
+
+def _side(value, parts, nk, held, pos):
+    """A side's tuple from its value and parts (see _Calq.lay)."""
+    used, tsum, mult, cross_sum, placed = parts
+    return (value, used, nk, tsum, mult, cross_sum, held, tuple(placed), pos)
+
+
+class _Targets:
+    """The values of one kind's short sides, which a long side of the other kind is built
+    towards, looked up by the tiles the long side leaves."""
+
+    _MOST_SUBSETS = 64  # beyond this many rack subsets to look up, go by tile count alone
+
+    def __init__(self, gen, entries, most):
+        self.gen = gen
+        groups = {}  # type: dict  # usage -> {value: scaled floor} of the sides using it
+        by_tiles = []  # type: list
+        for entry in entries:
+            value = entry[0]
+            u = entry[1]
+            if u not in groups:
+                groups[u] = {}
+            groups[u][value] = _down(value[0], value[1])
+            k = entry[2]
+            while len(by_tiles) <= k:
+                by_tiles.append({})
+            by_tiles[k][value] = groups[u][value]
+        self.groups = groups
+        # by_count[k]: the lookup of every side of at most k tiles
+        acc = {}  # type: dict
+        by_count = []
+        for k in range(most + 1):
+            if k < len(by_tiles):
+                acc.update(by_tiles[k])
+            by_count.append(_lookup(acc))
+        self.by_count = by_count
+        self.cache = {}  # type: dict
+
+    def lookup(self, used, most):
+        """(sorted scaled floors, list of the distinct values) of the sides of at most
+        `most` tiles that the rack, once a side using `used` is paid (gen.counts now), can
+        still pay for."""
+        if most < 0:
+            return _NONE
+        key = used * 64 + most
+        cache = self.cache
+        if key in cache:
+            return cache[key]
+        gen = self.gen
+        counts = gen.counts
+        keys = gen.keys
+        places = gen.places
+        subs = [0]
+        sizes = [0]
+        out = None
+        for j in range(len(keys)):
+            c = counts[keys[j]]
+            if c <= 0:
+                continue
+            place = places[j]
+            n = len(subs)
+            for i in range(n):
+                s = sizes[i]
+                for t in range(1, c + 1):
+                    if s + t > most:
+                        break
+                    subs.append(subs[i] + t * place)
+                    sizes.append(s + t)
+            if len(subs) > self._MOST_SUBSETS:
+                out = self.by_count[min(most, len(self.by_count) - 1)]
+                break
+        if out is None:
+            found = {}  # type: dict
+            groups = self.groups
+            for u in subs:
+                if u in groups:
+                    found.update(groups[u])
+            out = _lookup(found)
+        cache[key] = out
+        return out
+
+
+def _lookup(found):
+    """(sorted floors, the values in the same order) of a dict value -> scaled floor."""
+    pairs = [(floor, value) for value, floor in found.items()]
+    pairs.sort()
+    return ([p[0] for p in pairs], [p[1] for p in pairs])
+
+
+def _between(look, lo, hi):
+    """The values of a lookup whose scaled floors lie from lo to hi."""
+    floors = look[0]
+    return look[1][_index_of(floors, lo, 0) : _index_of(floors, hi, 1)]
+
+
+def _value_of(st, n1, kind, n2):
+    """The value (n, d), d > 0, of a side in parse state `st` (at the start of a run of
+    digits) that ends as `n1 kind n2` (`_TIMES` with n2 = 1: just n1); None if it divides
+    by zero."""
+    tn, td, sg, an, ad, dv, ph, num, _ = st
+    if ph == 0:
+        xn, xd = n1, 1
+    else:
+        xn, xd = num, n1
+    if kind == _SLASH:
+        xd *= n2
+    if dv:
+        xn, xd = xd, xn
+    gn = an * xn
+    gd = ad * xd
+    if gd == 0:
+        return None
+    if kind == _TIMES:
+        gn *= n2
+    elif kind == _OVER:
+        gd *= n2
+        if gd == 0:
+            return None
+    n = tn * gd + sg * gn * td
+    d = td * gd
+    if kind == _ADD:
+        n += n2 * d
+    elif kind == _SUB:
+        n -= n2 * d
+    return n, d
+
+
+def _candidates(look, st, lo1, hi1, kind, n2):
+    """The values of a lookup that a side in parse state `st` can end with as `n1 kind n2`
+    for some n1 from lo1 to hi1 (the value is monotonic in n1)."""
+    a = _value_of(st, lo1, kind, n2)
+    b = _value_of(st, hi1, kind, n2)
+    if a is None or b is None:
+        return look[1]
+    if a[0] * b[1] > b[0] * a[1]:
+        a, b = b, a
+    return _between(look, _down(a[0], a[1]), _up(b[0], b[1]))
+
+
+_NONE = ([], [])  # type: tuple
+
+
+def _index(entries):
+    """Sides by value, then by the tiles they use (a mixed-radix usage)."""
+    table = {}  # type: dict
+    for entry in entries:
+        uses = table.get(entry[0])
+        if uses is None:
+            uses = {}
+            table[entry[0]] = uses
+        u = entry[1]
+        if u in uses:
+            uses[u].append(entry)
+        else:
+            uses[u] = [entry]
+    return table
+
+
+class _Walk:
+    """What building the sides from one square needs: the line, where they may end, how
+    many tiles, where they go, and the values to build towards."""
+
+    def __init__(self, ln, s0, stop, fixed, most):
+        self.ln = ln
+        self.s0 = s0
+        self.stop = stop  # a left side ends just before `stop`; a right side by then
+        self.fixed = fixed
+        self.most = most  # tiles at most
+        self.cut = 0  # from this many tiles on, build towards `targets`
+        self.targets = None  # type: _Targets | None
+        self.spare = 0  # B: a side of k tiles meets other sides of at most B - k
+        self.short = []  # type: list  # the sides found (a right side: of up to `cut` tiles)
+        self.long = []  # type: list  # a right side's of more than `cut` tiles
+        self.gaps = None  # type: list | None  # (right sides) must reach a tile on the board
+        self.need_old = False
+
+    def end(self, k, tiles):
+        """Where a side at square k with `tiles` more to lay ends by (exclusive)."""
+        return self.stop if self.fixed else self.ln.reach(k, tiles)
+
+
+class _Line:
+    """One row or column: its squares, and for each the faces a side may have there, as
+    (key, place, placement, value, equation factor, cross score, kind, digit, flag): the
+    tile on the board (key None), or the rack faces its cross check lets through."""
+
+    def __init__(self, gen, line, cross_step):
+        self.line = line
+        n = len(line)
+        self.n = n
+        cells = gen.cells
+        codes = bytes([cells[i] for i in line])
+        self.codes = codes
+        values = gen.values
+        opts = []  # type: list[list[tuple]]
+        free = []
+        flags = []
+        empties = [0] * (n + 1)  # empty squares in line[0:k]
+        spots = []  # the empty squares' positions
+        for k in range(n):
+            c = codes[k]
+            empties[k + 1] = empties[k] + (0 if c else 1)
+            free.append(not c)
+            if c:
+                ch = chr(c & 0x7F)
+                opts.append([(None, 0, None, values[c & 0x7F], 1, 0, _kind(ch), ord(ch) - 48, 0)])
+                flags.append(_FLAGS.get(ch, 0))
+                continue
+            spots.append(k)
+            flags.append(0)
+            i = line[k]
+            cross = gen.seg(i, cross_step)
+            here = []  # type: list[tuple]
+            for j in range(len(gen.keys)):
+                key = gen.keys[j]
+                if cross is not None and key not in cross:
+                    continue
+                v, f = gen.tile(i, key)
+                here.append(
+                    (
+                        key,
+                        gen.places[j],
+                        (i, ord(key)),
+                        v,
+                        f,
+                        cross[key] if cross else 0,
+                        _kind(key),
+                        ord(key) - 48,
+                        _FLAGS.get(key, 0),
+                    )
+                )
+            opts.append(here)
+        self.opts = opts
+        self.free = free
+        # digits[k]: the (digit, key) a new tile on square k may be, by digit; whites[k]:
+        # the (kind, key) of the other faces
+        self.digits = []
+        self.whites = []
+        for here in opts:
+            self.digits.append(sorted([(o[7], o[0]) for o in here if o[0] and o[6] == _DIGIT]))
+            self.whites.append([(o[6], o[0]) for o in here if o[0] and o[6] != _DIGIT])
+        self.empties = empties
+        self.spots = spots
+        # board[k][m]: the `_FLAGS` of the tiles on the board in line[k:m]
+        board = []
+        for k in range(n + 1):
+            row = [0] * (n + 1)
+            acc = 0
+            for m in range(k, n):
+                acc |= flags[m]
+                row[m + 1] = acc
+            board.append(row)
+        self.board = board
+        # white_count[k], add_count[k]: operators and bars, and `+ −`, on line[0:k]
+        white_count = [0] * (n + 1)
+        add_count = [0] * (n + 1)
+        for k in range(n):
+            white_count[k + 1] = white_count[k] + (1 if flags[k] & _WHITE else 0)
+            add_count[k + 1] = add_count[k] + (1 if flags[k] & (_PLUS | _MINUS) else 0)
+        self.white_count = white_count
+        self.add_count = add_count
+
+    def reach(self, k, tiles):
+        """Where a side at k with `tiles` more to lay must end by (exclusive)."""
+        at = self.empties[k] + max(tiles, 0)
+        return self.spots[at] if at < len(self.spots) else self.n
 
 
 class _Calq(Generation):
@@ -135,6 +675,7 @@ class _Calq(Generation):
         keys = []
         places = []
         radices = []
+        flagged = []  # (key, flag) of the faces in _FLAGS
         place = 1
         for key in sorted(counts):
             if key == faces.EQUALS or counts[key] <= 0:
@@ -145,9 +686,15 @@ class _Calq(Generation):
             places.append(place)
             radices.append(counts[key] + 1)
             place *= counts[key] + 1
+            if key in _FLAGS:
+                flagged.append((key, _FLAGS[key]))
         self.keys = keys
         self.places = places
         self.radices = radices
+        self.flagged = flagged
+        self.digit_keys = [key for key in keys if "0" <= key <= "9"]
+        self.white_keys = [key for key in keys if not "0" <= key <= "9"]
+        self.add_keys = [key for key in keys if key in "+-"]
 
     # -- cross checks --------------------------------------------------------------------------
 
@@ -221,6 +768,7 @@ class _Calq(Generation):
                     yield Move([(i, ord(ch))], w), score + self.bonus(nrack)
 
     def line_moves(self, line, cross_step):
+        ln = None
         cells = self.cells
         n = len(line)
         codes = bytes([cells[i] for i in line])
@@ -229,10 +777,6 @@ class _Calq(Generation):
             if self.start_sq not in line:
                 return
             start_pos = line.index(self.start_sq)
-        # old[k]: squares k..n-1 hold a tile already on the board (prefix counts)
-        empties = [0] * (n + 1)  # empty squares in line[0:k]
-        for k in range(n):
-            empties[k + 1] = empties[k] + (0 if codes[k] else 1)
         for e in range(1, n - 1):
             c = codes[e]
             if c:
@@ -254,11 +798,14 @@ class _Calq(Generation):
                 e_tile = (i, v, mult, cross[faces.EQUALS] if cross is not None else 0)
             if self.first_move and not (e_tile is not None and codes[e] == 0):
                 continue
-            yield from self.around(line, codes, e, e_tile, e_rack, cross_step, start_pos)
+            if ln is None:
+                ln = _Line(self, line, cross_step)
+            yield from self.around(ln, e, e_tile, e_rack, start_pos)
 
-    def around(self, line, codes, e, e_tile, e_rack, cross_step, start_pos):
+    def around(self, ln, e, e_tile, e_rack, start_pos):
         """The moves whose `=` stands on line position e."""
-        n = len(line)
+        codes = ln.codes
+        n = ln.n
         budget = self.limit - e_rack
         e_old = e_tile is None
         first = self.first_move
@@ -269,47 +816,44 @@ class _Calq(Generation):
             if codes[k]:
                 left_old = True
                 break
+        right_old = False
+        for k in range(e + 1, min(n, e + 1 + budget)):
+            if codes[k]:
+                right_old = True
+                break
         must_old = not (first or e_old or left_old)
-        # The right sides, by value. A left side takes a rack tile unless the square
-        # before the `=` holds one already, and so does a right side.
+        lefts_need_old = not (first or e_old or right_old)
+        # A left side takes a rack tile unless the square before the `=` holds one already,
+        # and so does a right side.
         r_budget = budget - (0 if codes[e - 1] else 1)
         l_budget = budget - (0 if codes[e + 1] else 1)
-        if must_old:
-            # gaps[k]: empty squares from k to the next tile on the board (n + 1: none)
-            gaps = [n + 1] * (n + 1)
-            for k in range(n - 1, e, -1):
-                gaps[k] = 0 if codes[k] else gaps[k + 1] + 1
-        else:
-            gaps = None
-        rights = {}  # type: dict
-        right_old = False
-        ctx = (line, codes, e + 1, n, cross_step, r_budget, gaps)
-        for info in self.side(ctx, e + 1, _EMPTY, 0, 0, 0, 1, 0, False, []):
-            if must_old and not info[7]:
-                continue
-            right_old = right_old or info[7]
-            key = info[0]
-            if key in rights:
-                rights[key].append(info)
-            else:
-                rights[key] = [info]
-        if not rights:
+        if r_budget < 0 or l_budget < 0:
             return
-        lefts_need_old = not (first or e_old or right_old)
+        # The split: short sides of up to h_left and h_right tiles.
+        max_left = min(l_budget, ln.empties[e])
+        max_right = min(r_budget, ln.empties[n] - ln.empties[e + 1])
+        h_left = (budget - 1) // 2
+        h_right = budget - 1 - h_left
+        if max_left <= h_left:
+            h_left = max_left
+            h_right = -1
+        elif max_right <= h_right:
+            h_right = max_right
+            h_left = -1
         if e_old:
             e_sum, e_mult, e_cross, e_new = self.values[ord(faces.EQUALS)], 1, 0, 0
         else:
             e_sum, e_mult, e_cross, e_new = e_tile[1], e_tile[2], e_tile[3], 1
-        w = self.w
-        floor = self.floor
-        need = 0
+        eq = (e_tile, e_old, e_rack, e_sum, e_mult, e_cross, e_new, start_pos)
+        # The left sides, short ones first; the long ones wait for the right sides.
+        lefts = []
+        long_starts = []
         has_old = False
         for a in range(e - 1, -1, -1):
             if codes[a]:
                 has_old = True
-            else:
-                need += 1
-            if need > l_budget:
+            kl = ln.empties[e] - ln.empties[a]
+            if kl > l_budget:
                 break
             if a > 0 and codes[a - 1]:
                 continue
@@ -317,34 +861,86 @@ class _Calq(Generation):
                 continue
             if lefts_need_old and not has_old:
                 continue
-            ctx = (line, codes, a, e, cross_step, l_budget, None)
-            for left in self.side(ctx, a, _EMPTY, 0, 0, 0, 1, 0, False, []):
-                matches = rights.get(left[0])
-                if matches is None:
-                    continue
-                _, l_used, l_rack, l_new, l_sum, l_mult, l_cross, l_old, l_placed, _ = left
-                for right in matches:
-                    _, r_used, r_rack, r_new, r_sum, r_mult, r_cross, r_old, r_placed, b = right
-                    if l_new + r_new + e_new < 2:
-                        continue  # one tile: found by singles()
-                    nrack = l_rack + r_rack + e_rack
-                    if nrack > self.limit:
+            if kl <= h_left:
+                walk = _Walk(ln, a, e, True, kl)
+                self.walk(walk)
+                lefts.extend(walk.short)
+            else:
+                long_starts.append((a, kl))
+        # The right sides: short ones kept, long ones built towards the short left sides.
+        walk = _Walk(ln, e + 1, n, False, r_budget)
+        walk.cut = h_right + 1
+        walk.spare = budget
+        walk.targets = _Targets(self, lefts, budget)
+        walk.need_old = must_old
+        if must_old:
+            # gaps[k]: empty squares from k to the next tile on the board (n + 1: none)
+            gaps = [n + 1] * (n + 1)
+            for k in range(n - 1, e, -1):
+                gaps[k] = 0 if codes[k] else gaps[k + 1] + 1
+            walk.gaps = gaps
+        self.walk(walk)
+        rights = walk.short
+        left_index = _index(lefts)
+        yield from self.join(eq, left_index, _index(walk.long))
+        if not rights:
+            return
+        right_index = _index(rights)
+        yield from self.join(eq, left_index, right_index)
+        if not long_starts:
+            return
+        targets = _Targets(self, rights, budget)
+        for a, kl in long_starts:
+            walk = _Walk(ln, a, e, True, kl)
+            walk.targets = targets
+            walk.spare = budget
+            self.walk(walk)
+            yield from self.join(eq, _index(walk.short), right_index)
+
+    def join(self, eq, lefts, rights):
+        """The moves of the left and right sides (two `_index`es) of equal values."""
+        fits = self.fits
+        pair = self.pair
+        for value, left_uses in lefts.items():
+            right_uses = rights.get(value)
+            if right_uses is None:
+                continue
+            for lu, left_group in left_uses.items():
+                for ru, right_group in right_uses.items():
+                    if not fits(lu, ru):
                         continue
-                    if first:
-                        if b < start_pos:
-                            continue
-                    elif not (l_old or r_old or e_old):
-                        continue  # not_crossing: the equation uses no tile on the board
-                    if not self.fits(l_used, r_used):
-                        continue
-                    score = (l_sum + e_sum + r_sum) * l_mult * e_mult * r_mult
-                    score += l_cross + e_cross + r_cross + self.bonus(nrack)
-                    if floor is not None and score <= floor[0]:
-                        continue
-                    placed = list(l_placed) + list(r_placed)
-                    if not e_old:
-                        placed.append((e_tile[0], ord(faces.EQUALS)))
-                    yield Move(placed, w), score
+                    for left in left_group:
+                        for right in right_group:
+                            found = pair(eq, left, right)
+                            if found is not None:
+                                yield found
+
+    def pair(self, eq, left, right):
+        """(move, score) of a left and a right side around the `=` whose tiles the rack can
+        pay for together, or None if they make no legal move (or, with a floor, score no
+        more than it)."""
+        e_tile, e_old, e_rack, e_sum, e_mult, e_cross, e_new, start_pos = eq
+        _, _, l_new, l_sum, l_mult, l_cross, l_old, l_placed, _ = left
+        _, _, r_new, r_sum, r_mult, r_cross, r_old, r_placed, b = right
+        if l_new + r_new + e_new < 2:
+            return None  # one tile: found by singles()
+        nrack = l_new + r_new + e_rack
+        if nrack > self.limit:
+            return None
+        if self.first_move:
+            if b < start_pos:
+                return None
+        elif not (l_old or r_old or e_old):
+            return None  # not_crossing: the equation uses no tile on the board
+        score = (l_sum + e_sum + r_sum) * l_mult * e_mult * r_mult
+        score += l_cross + e_cross + r_cross + self.bonus(nrack)
+        floor = self.floor
+        if floor is not None and score <= floor[0]:
+            return None
+        placed = list(l_placed) + list(r_placed)
+        if not e_old:
+            placed.append((e_tile[0], ord(faces.EQUALS)))
+        return Move(placed, self.w), score
 
     def fits(self, u, v):
         """Whether the tiles of two sides' usages (mixed-radix ints) are on the rack."""
@@ -358,74 +954,577 @@ class _Calq(Generation):
                 return False
         return True
 
-    def side(self, ctx, k, state, used, nrack, tsum, mult, cross_sum, old, placed):
-        """Yield (value, used, rack tiles, new tiles, tile sum, factor, cross scores, holds
-        an old tile, placements, last position) for each side from ctx's start: up to the
-        fixed end (a left side) or to every square where the run may end (a right side)."""
-        line, codes, s0, stop, cross_step, budget, gaps = ctx
-        n = len(line)
-        fixed = stop < n  # a left side ends just before the `=`
-        values = self.values
-        while k < stop and codes[k]:
-            c = codes[k] & 0x7F
-            state = _feed(state, chr(c))
-            if state is None:
-                return
-            tsum += values[c]
-            old = True
-            k += 1
-        if k == stop or not fixed:
-            if k > s0 and (k == stop or not fixed):
-                value = _end(state)
-                if value is not None:
-                    yield (
-                        value,
-                        used,
-                        nrack,
-                        len(placed),
-                        tsum,
-                        mult,
-                        cross_sum,
-                        old,
-                        tuple(placed),
-                        k - 1,
-                    )
-            if k >= stop:
-                return
-        if nrack >= budget:
-            return
-        if gaps is not None and not old and gaps[k] > budget - nrack:
-            return  # this side must reach a tile on the board, and cannot
-        i = line[k]
-        cross = self.seg(i, cross_step)
+    def rack_flags(self):
+        """The `_FLAGS` of the faces still on the rack."""
         counts = self.counts
-        keys = self.keys
-        for j in range(len(keys)):
-            key = keys[j]
-            if counts[key] <= 0:
-                continue
-            nstate = _feed(state, key)
-            if nstate is None:
-                continue
-            c_sum = cross_sum
-            if cross is not None:
-                if key not in cross:
+        out = 0
+        for key, flag in self.flagged:
+            if counts[key] > 0:
+                out |= flag
+        return out
+
+    def reachable(self, ln, k, stop, fixed, tiles, st, vals):
+        """Whether a side in parse state `st` at square k can, with up to `tiles` more rack
+        tiles (exactly the squares up to `stop` if `fixed`, else ending where it may), end
+        with a value whose scaled floor is in the sorted list `vals`. Sound, not exact: the
+        sides are followed by where their operators and bars go, each number within the
+        range its length and the digits left allow (every bound rounded outwards)."""
+        free = ln.free
+        opts = ln.opts
+        digits = ln.digits
+        whites = ln.whites
+        counts = self.counts
+        S = _SCALE
+
+        def go(k, tiles, tlo, thi, sg, alo, ahi, dv, nums):
+            # (tlo, thi): the terms before; sg, (alo, ahi), dv: the current term as in a
+            # parse state; nums: its operand, (phase, number lo, hi, of one digit,
+            # denominator lo, hi, of one digit) as _digits_step gives them
+            ph = nums[0]
+            if k == stop or (free[k] and not fixed):
+                # the side may end here
+                if ph == 1 or ph == 3:
+                    term = _term_range(alo, ahi, dv, nums)
+                    if term is not None:
+                        lo, hi = _plus(tlo, thi, sg, term)
+                        if _meets(vals, lo, hi):
+                            return True
+                if k == stop:
+                    return False
+            if free[k]:
+                if tiles <= 0:
+                    return False
+                tiles -= 1
+                ds = digits[k]
+                a = -1
+                for d, key in ds:
+                    if counts[key] > 0:
+                        a = d
+                        break
+                if a >= 0:
+                    b = a
+                    for j in range(len(ds) - 1, -1, -1):
+                        if counts[ds[j][1]] > 0:
+                            b = ds[j][0]
+                            break
+                    nxt = _digits_step(nums, a, b)
+                    if nxt is not None and go(k + 1, tiles, tlo, thi, sg, alo, ahi, dv, nxt):
+                        return True
+                cands = whites[k]
+            else:
+                o = opts[k][0]
+                if o[6] == _DIGIT:
+                    nxt = _digits_step(nums, o[7], o[7])
+                    return nxt is not None and go(k + 1, tiles, tlo, thi, sg, alo, ahi, dv, nxt)
+                cands = ((o[6], None),)
+            for kind, key in cands:
+                if key is not None:
+                    c = counts[key]
+                    if c <= 0:
+                        continue
+                if kind == _SLASH:
+                    if ph != 1:
+                        continue
+                    nst = (tlo, thi, sg, alo, ahi, dv, (2, nums[1], nums[2], nums[3], 0, 0, True))
+                elif kind == _EQUALS or not (ph == 1 or ph == 3):
                     continue
-                c_sum += cross[key]
-            v, f = self.tile(i, key)
-            counts[key] -= 1
-            placed.append((i, ord(key)))
-            yield from self.side(
-                ctx,
-                k + 1,
-                nstate,
-                used + self.places[j],
-                nrack + 1,
-                tsum + v,
-                mult * f,
-                c_sum,
-                old,
-                placed,
-            )
-            placed.pop()
+                else:
+                    term = _term_range(alo, ahi, dv, nums)
+                    if term is None:
+                        continue
+                    if kind == _TIMES or kind == _OVER:
+                        nst = (tlo, thi, sg, term[0], term[1], kind == _OVER, _FRESH)
+                    else:
+                        lo, hi = _plus(tlo, thi, sg, term)
+                        nst = (lo, hi, 1 if kind == _ADD else -1, S, S, False, _FRESH)
+                if key is not None:
+                    counts[key] = c - 1
+                found = go(k + 1, tiles, *nst)
+                if key is not None:
+                    counts[key] = c
+                if found:
+                    return True
+            return False
+
+        tn, td, sg, an, ad, dv, ph, num, den = st
+        nums = (ph, num, num, num < 10, den, den, den < 10)
+        return go(k, tiles, _down(tn, td), _up(tn, td), sg, _down(an, ad), _up(an, ad), dv, nums)
+
+    def walk(self, wk):
+        """Build the sides of `wk` into wk.short and wk.long, each as (value, used, tiles,
+        tile sum, equation factor, cross scores, holds a tile on the board, placements,
+        start (a left side) or last square (a right side)).
+
+        A long side (of `cut` tiles or more) is built only up to its last run of digits
+        or, when its digits before its last operator or bar outnumber those after it, up
+        to that run before it: the rest is solved for (`tails`, `heads`). A run start
+        knows (first square, whether `heads` solved its long runs, the least length of a
+        run of digits that ends a long side in it) and passes them on to its squares."""
+        ln = wk.ln
+        opts = ln.opts
+        free = ln.free
+        board = ln.board
+        white_count = ln.white_count
+        empties = ln.empties
+        spots = ln.spots
+        nspots = len(spots)
+        n = ln.n
+        counts = self.counts
+        s0 = wk.s0
+        stop = wk.stop
+        fixed = wk.fixed
+        most = wk.most
+        cut = wk.cut
+        spare = wk.spare
+        targets = wk.targets
+        gaps = wk.gaps
+        need_old = wk.need_old
+        short = wk.short
+        long = wk.long
+        white_keys = self.white_keys
+        add_keys = self.add_keys
+        add_count = ln.add_count
+        cache = targets.cache if targets is not None else {}
+        placed = []  # type: list[tuple[int, int]]
+
+        def go(k, st, used, nk, tsum, mult, cross_sum, old, rfl, quiet, run):
+            # quiet: the long sides ending in the current run of digits are found already;
+            # run: (first square, heads done, least length) of the current run, or None
+            ph = st[6]
+            if targets is not None and (ph == 0 or ph == 2):
+                if nk >= cut:
+                    # a run starts: can the side still end with a value to meet?
+                    left = most - nk
+                    end = wk.end(k, left)
+                    if end - k >= 3:
+                        more = most if fixed else nk + (1 if free[k] else 0)
+                        look = targets.lookup(used, spare - more)
+                        if not self.reachable(ln, k, end, fixed, left, st, look[0]):
+                            return
+                least = 0 if run is None else run[2]
+                quiet = self.tails(wk, k, st, used, nk, tsum, mult, cross_sum, old, placed, least)
+                done = self.heads(wk, k, st, used, nk, tsum, mult, cross_sum, old, placed)
+                run = (k, done, least)
+            if k == stop or (free[k] and not fixed):
+                # the side may end here
+                if (
+                    k > s0
+                    and (fixed or old or not need_old)
+                    and (nk < cut or not (quiet or (run is not None and k - run[0] < run[2])))
+                ):
+                    value = _end(*st)
+                    if value is not None:
+                        side = (value, used, nk, tsum, mult, cross_sum, old, tuple(placed))
+                        if fixed:
+                            short.append(side + (s0,))
+                        elif nk < cut:
+                            short.append(side + (k - 1,))
+                        else:
+                            long.append(side + (k - 1,))
+                if k == stop:
+                    return
+            left = most - nk
+            if fixed:
+                end = stop
+            else:
+                end = empties[k] + max(left, 0)
+                end = spots[end] if end < nspots else n
+            # Digits go on only towards a side not found already: a short one, or one with
+            # an operator or bar to come (when `heads` solved this run, one with two to
+            # come, or whose digits before the one to come do not outnumber those after).
+            digits = not quiet or nk + (1 if free[k] else 0) < cut
+            if not digits:
+                whites = white_count[end] - white_count[k + 1]
+                for key in white_keys:
+                    whites += counts[key]
+                if run is not None and run[1] and whites < 2:
+                    adds = 0
+                    if run[1] == 1:
+                        adds = add_count[end] - add_count[k + 1]
+                        for key in add_keys:
+                            adds += counts[key]
+                    digits = adds or (whites and 2 * k + 3 <= end + run[0])
+                else:
+                    digits = whites > 0
+            if free[k]:
+                if left <= 0:
+                    return
+                if gaps is not None and not old and gaps[k] > left:
+                    return  # this side must reach a tile on the board, and cannot
+                if targets is not None and nk + 1 >= cut:
+                    # Every side on from here has more than `cut` tiles: it must meet a
+                    # short side of the other kind.
+                    look = cache.get(used * 64 + spare - (most if fixed else nk + 1))
+                    if look is None:
+                        look = targets.lookup(used, spare - (most if fixed else nk + 1))
+                    vals = look[0]
+                    b = _bounds(st, end - k, fixed, rfl | board[k][end])
+                    if b is None:
+                        return
+                    if not _meets(vals, b[0], b[1]):
+                        z = b[2]
+                        if z is None or not _meets(vals, z[0], z[1]):
+                            return
+            for key, place, at, v, f, c_score, kind, d, bit in opts[k]:
+                nrun = run
+                if kind == _DIGIT:
+                    if not digits:
+                        continue
+                elif targets is not None:
+                    # the next run: its least length when `heads` solved this one
+                    least = 0
+                    if (
+                        run is not None
+                        and run[1]
+                        and (run[1] == 2 or (kind != _ADD and kind != _SUB))
+                    ):
+                        least = k - run[0]
+                    nrun = (k + 1, False, least)
+                if key is None:  # the tile on the board
+                    nst = _step(st, kind, d)
+                    if nst is not None:
+                        go(k + 1, nst, used, nk, tsum + v, mult, cross_sum, True, rfl, quiet, nrun)
+                    return
+                c = counts[key]
+                if c <= 0:
+                    continue
+                nst = _step(st, kind, d)
+                if nst is None:
+                    continue
+                counts[key] = c - 1
+                placed.append(at)
+                go(
+                    k + 1,
+                    nst,
+                    used + place,
+                    nk + 1,
+                    tsum + v,
+                    mult * f,
+                    cross_sum + c_score,
+                    old,
+                    rfl & ~bit if c == 1 else rfl,
+                    quiet,
+                    nrun,
+                )
+                placed.pop()
+                counts[key] = c
+
+        go(s0, _START, 0, 0, 0, 1, 0, False, self.rack_flags(), False, None)
+
+    def tails(self, wk, k, st, used, nk, tsum, mult, cross_sum, old, placed, least):
+        """Add to wk the long sides that end in a run of digits from square k on (a number,
+        or a denominator after `/`) of `least` squares or more, solved for from the values
+        they must meet rather than built digit by digit. False (nothing done) when that
+        does not pay: the run leaves the value as it is (× 0), or there are more values
+        than runs to try."""
+        zero = _zero(st)
+        if zero:
+            return zero == 1
+        dv = st[5]
+        ph = st[6]
+        ln = wk.ln
+        opts = ln.opts
+        free = ln.free
+        counts = self.counts
+        fixed = wk.fixed
+        stop = wk.stop
+        cut = wk.cut
+        left = wk.most - nk
+        end = wk.end(k, left)
+        # Where the run may end: (square after it, new tiles in it, holds a board tile).
+        ends = []
+        m = 0
+        held = old
+        p = k
+        digit_keys = 0
+        for key in self.digit_keys:
+            if counts[key] > 0:
+                digit_keys += 1
+        walking = 0  # about how many runs building them digit by digit would try
+        runs = 1
+        while p < end:
+            if free[p]:
+                m += 1
+                if m > left:
+                    break
+                runs *= max(1, digit_keys - m + 1)
+            elif opts[p][0][6] != _DIGIT:
+                break  # an operator, bar or `=` on the board ends the run
+            else:
+                held = True
+            p += 1
+            if p - k < least:
+                continue
+            if fixed:
+                if p == stop:
+                    ends.append((p, m, held))
+                    walking += runs
+            elif (p == ln.n or free[p]) and nk + m >= cut and (held or not wk.need_old):
+                ends.append((p, m, held))
+                walking += runs
+        if not ends:
+            return True
+        spare = wk.spare
+        tried = 0
+        todo = []
+        for p, m, held in ends:
+            j = p - k
+            top = 10**j
+            low = top // 10 if j > 1 else 0
+            first = 1 if low == 0 and (ph == 2 or dv) else low  # no ÷ 0, no over 0
+            look = wk.targets.lookup(used, spare - nk - m)
+            values = _candidates(look, st, first, top - 1, _TIMES, 1)
+            tried += len(values)
+            todo.append((p, m, held, values, low, top))
+        if tried > 4 * walking:
+            return False
+        sides = wk.short if fixed else wk.long
+        for p, m, held, values, low, top in todo:
+            for value in values:
+                n = _solve(st, value, ph == 2, _TIMES, 1)
+                if n is None or n >= top or n < low or (ph == 2 and n == 0):
+                    continue
+                parts = [used, tsum, mult, cross_sum, list(placed)]
+                taken = []  # type: list[str]
+                if self.lay(ln, k, p, n, parts, taken):
+                    sides.append(_side(value, parts, nk + m, held, wk.s0 if fixed else p - 1))
+                for key in taken:
+                    counts[key] += 1
+        return True
+
+    def heads(self, wk, k, st, used, nk, tsum, mult, cross_sum, old, placed):
+        """Add to wk the long sides from square k on (where a run of digits starts: a
+        number, or a denominator after `/`) with exactly one operator or bar still to
+        come, whose digits before it (run 1, from k) outnumber those after it (run 2, up to
+        the end): run 2 is built and run 1 solved for. Returns what it did: 0 nothing (run
+        1 does not change the value: × 0), 1 the sides but those whose operator is `+` or
+        `−` (too many values of run 1 to try), 2 every side."""
+        zero = _zero(st)
+        if zero:
+            return 2 if zero == 1 else 0
+        ph = st[6]
+        adds = len(wk.targets.lookup(used, wk.spare - nk - 1)[1]) <= _FEW
+        left = wk.most - nk
+        end = wk.end(k, left)
+        opts = wk.ln.opts
+        free = wk.ln.free
+        counts = self.counts
+        m1 = 0  # new tiles in run 1
+        held = old
+        q = k
+        while q < end:
+            # run 1 takes square q
+            if free[q]:
+                m1 += 1
+                if m1 > left:
+                    break
+            elif opts[q][0][6] != _DIGIT:
+                break
+            else:
+                held = True
+            q += 1
+            if q + 1 >= end:
+                break  # no room for the operator and run 2
+            if free[q]:
+                cands = [o for o in opts[q] if o[6] != _DIGIT and counts[o[0]] > 0]
+            else:
+                o = opts[q][0]
+                if o[6] == _DIGIT:
+                    continue
+                cands = [o]
+            for o in cands:
+                if (o[6] == _ADD or o[6] == _SUB) and not adds:
+                    continue  # the walk builds these
+                if o[6] == _SLASH and ph != 0:
+                    continue  # a bar after a denominator
+                if o[6] == _EQUALS or m1 + (1 if o[0] else 0) > left:
+                    continue
+                if o[0] is not None:
+                    counts[o[0]] -= 1
+                    head = (used + o[1], tsum + o[3], mult * o[4], cross_sum + o[5], o[2])
+                else:
+                    head = (used, tsum + o[3], mult, cross_sum, None)
+                self.runs2(
+                    wk,
+                    k,
+                    q,
+                    o[6],
+                    st,
+                    head,
+                    nk + m1 + (1 if o[0] else 0),
+                    held or o[0] is None,
+                    placed,
+                )
+                if o[0] is not None:
+                    counts[o[0]] += 1
+            if not free[q]:
+                break  # run 1 stops at the operator or bar on the board
+        return 2 if adds else 1
+
+    def runs2(self, wk, k, q, kind, st, head, nk, held, placed):
+        """heads(): every run 2 after the operator or bar `kind` on square q (run 1 on
+        squares k to q - 1), shorter than run 1, ending a long side; for each, solve run 1
+        for the values to meet."""
+        left = wk.most - nk  # tiles for run 2
+        j1 = q - k
+        fixed = wk.fixed
+        stop = wk.stop
+        end = stop if fixed else min(wk.end(q + 1, left), q + j1)
+        ln = wk.ln
+        opts = ln.opts
+        free = ln.free
+        counts = self.counts
+        if fixed and stop - q - 1 >= j1:
+            return  # run 2 would not be shorter
+        used, tsum, mult, cross_sum, at = head
+        s = [used, tsum, mult, cross_sum]
+        more = []
+        if at is not None:
+            more.append(at)
+
+        def grow(r, n2, m2, held2):
+            # run 2 holds squares q + 1 to r - 1 (n2), with m2 new tiles
+            if (
+                r > q + 1
+                and nk + m2 >= wk.cut
+                and (held2 or not wk.need_old)
+                and ((fixed and r == stop) or (not fixed and (r == ln.n or free[r])))
+            ):
+                self.solve1(wk, k, q, r, kind, st, n2, nk + m2, s, more, held2, placed)
+            if r >= end:
+                return
+            if r > q + 1 and n2 == 0:
+                return  # `0` takes no more digits
+            if not free[r]:
+                o = opts[r][0]
+                if o[6] == _DIGIT:
+                    s[1] += o[3]
+                    grow(r + 1, n2 * 10 + o[7], m2, True)
+                    s[1] -= o[3]
+                return
+            if m2 >= left:
+                return
+            for o in opts[r]:
+                key = o[0]
+                if o[6] != _DIGIT or counts[key] <= 0:
+                    continue
+                counts[key] -= 1
+                s[0] += o[1]
+                s[1] += o[3]
+                s[2] *= o[4]
+                s[3] += o[5]
+                more.append(o[2])
+                grow(r + 1, n2 * 10 + o[7], m2 + 1, held2)
+                more.pop()
+                s[0] -= o[1]
+                s[1] -= o[3]
+                s[2] //= o[4]
+                s[3] -= o[5]
+                counts[key] += 1
+
+        grow(q + 1, 0, 0, held)
+
+    def solve1(self, wk, k, q, r, kind, st, n2, nk, s, more, held, placed):
+        """runs2(): the sides with run 2 = n2 on squares q + 1 to r - 1 after `kind` on q,
+        run 1 solved for on squares k to q - 1 (every run 1 when n2 makes the value
+        independent of it: × 0)."""
+        j1 = q - k
+        top = 10**j1
+        low = top // 10 if j1 > 1 else 0
+        ph = st[6]
+        sides = wk.short if wk.fixed else wk.long
+        pos = wk.s0 if wk.fixed else r - 1
+        look = wk.targets.lookup(s[0], wk.spare - nk)
+        values = look[1]
+        if n2 == 0 and (kind == _OVER or kind == _SLASH):
+            return  # ÷ 0, or over 0
+        if kind == _TIMES and n2 == 0:
+            # × 0: the value is what comes before run 1, whatever run 1 is
+            tn = st[0]
+            td = st[1]
+            g = gcd(tn, td)
+            if (tn // g, td // g) in values:
+                for n1 in self.numbers(wk.ln, k, q, ph == 2 or st[5]):
+                    self.side1(
+                        wk, sides, k, q, n1, (tn // g, td // g), nk, s, more, held, placed, pos
+                    )
+            return
+        first = 1 if low == 0 and (ph == 2 or st[5]) else low  # no ÷ 0, no over 0
+        for value in _candidates(look, st, first, top - 1, kind, n2):
+            n1 = _solve(st, value, ph == 2, kind, n2)
+            if n1 is None or n1 >= top or n1 < low:
+                continue
+            if n1 == 0 and (ph == 2 or st[5]):
+                continue  # a denominator or divisor of 0
+            self.side1(wk, sides, k, q, n1, value, nk, s, more, held, placed, pos)
+
+    def side1(self, wk, sides, k, q, n1, value, nk, s, more, held, placed, pos):
+        """Add the side with run 1 = n1 on squares k to q - 1 if it can be laid."""
+        parts = [s[0], s[1], s[2], s[3], list(placed) + more]
+        taken = []  # type: list[str]
+        if self.lay(wk.ln, k, q, n1, parts, taken):
+            sides.append(_side(value, parts, nk, held, pos))
+        counts = self.counts
+        for key in taken:
             counts[key] += 1
+
+    def numbers(self, ln, a, b, nonzero):
+        """Every number the rack (counts now) can lay on squares a to b - 1."""
+        out = []
+        free = ln.free
+        opts = ln.opts
+        counts = self.counts
+
+        def grow(r, n):
+            if r == b:
+                if n or not nonzero:
+                    out.append(n)
+                return
+            if r > a and n == 0:
+                return  # leading zero
+            if not free[r]:
+                grow(r + 1, n * 10 + opts[r][0][7])
+                return
+            for o in opts[r]:
+                key = o[0]
+                if o[6] == _DIGIT and counts[key] > 0:
+                    counts[key] -= 1
+                    grow(r + 1, n * 10 + o[7])
+                    counts[key] += 1
+
+        grow(a, 0)
+        return out
+
+    def lay(self, ln, a, b, n, parts, taken):
+        """Lay the number n on squares a to b - 1 (new digits from the rack, the others on
+        the board already): add to parts [usage, tile sum, factor, cross scores,
+        placements], take the tiles off the rack counts (their keys onto `taken`); False
+        if the board, the cross checks or the rack do not let it."""
+        opts = ln.opts
+        free = ln.free
+        counts = self.counts
+        for q in range(b - 1, a - 1, -1):
+            d = n % 10
+            n //= 10
+            if not free[q]:
+                o = opts[q][0]
+                if o[7] != d:
+                    return False
+                parts[1] += o[3]
+                continue
+            key = chr(48 + d)
+            for o in opts[q]:
+                if o[0] == key:
+                    break
+            else:
+                return False
+            if counts[key] <= 0:
+                return False
+            counts[key] -= 1
+            taken.append(key)
+            parts[0] += o[1]
+            parts[1] += o[3]
+            parts[2] *= o[4]
+            parts[3] += o[5]
+            parts[4].append(o[2])
+        return True
