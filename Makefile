@@ -61,13 +61,15 @@ $(NODE_MODULES): tools/package.json tools/package-lock.json
 	npm ci --prefix tools --no-audit --no-fund
 
 # The engine and firmware (tools/bench.py), the move generator on CPython
-# (tools/movegen_bench.py) and the hint search on MicroPython and the emulated Pico
-# (tools/hintbench.py): every figure is printed, then the status says whether all goals held.
+# (tools/movegen_bench.py), the hint search (tools/hintbench.py) and the board's think at
+# each level (tools/thinkbench.py) on MicroPython and the emulated Pico: every figure is
+# printed, then the status says whether all goals held.
 bench: $(STAMP) $(NODE_MODULES)
 	$(VENV_PYTHON) -m tools.bench; a=$$?; \
 	$(VENV_PYTHON) -m tools.movegen_bench; b=$$?; \
 	$(VENV_PYTHON) -m tools.hintbench; c=$$?; \
-	exit $$((a | b | c))
+	$(VENV_PYTHON) -m tools.thinkbench; d=$$?; \
+	exit $$((a | b | c | d))
 
 sim: $(STAMP)
 	$(VENV_PYTHON) -m host_tools sim

@@ -22,7 +22,8 @@ ENGINE = (
 FIRMWARE = (
     "__init__.py app.py archive.py assemble.py backend_rp2.py buttons.py commands.py config.py"
     " console.py events.py font.py fsio.py i18n.py i18n_fr.py i18n_pt.py journal.py leds.py"
-    " main.py modes.py modes_end.py pinmap.py presence.py referee.py registry.py screen.py"
+    " computer.py main.py modes.py modes_computer.py modes_end.py pinmap.py presence.py"
+    " referee.py registry.py screen.py"
     " sensing.py service.py settings.py tally.py"
 )
 DRIVERS = "__init__.py antenna.py hc165.py pn532.py sh1106.py ssd1306.py ws2812.py"

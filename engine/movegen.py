@@ -32,7 +32,8 @@ How it works (Calculissimo; Cal-Q-Able is engine/movegen_calqable.py, imported o
   a premium square lies on two runs (rule 14's choice), the move is handed to `Game.check`,
   which searches the assignment; in legal play that is rare (a new operator bridging two
   numbers across the line on a premium square).
-Everything is integers; recursion is one level a new chip (at most the rack size deep).
+Everything is integers. The windows grow depth first on a stack of the generator's own, not
+by recursion: the rp2 port's C stack takes about 30 nested Python calls (extend()).
 """
 
 from engine import faces
@@ -316,15 +317,47 @@ class _Calc(Generation):
             if c[1] not in chars:
                 chars += c[1]
         self.chars = chars  # every face some choice lays
+        # The rack's numbers, largest first (a joker as 9): tops[m] is the most m new
+        # numbers can add up to (the bound in extend()).
+        digits = []
+        for key in counts:
+            if key == faces.JOKER or "0" <= key <= "9":
+                v = 9 if key == faces.JOKER else ord(key) - 48
+                digits.extend([v] * counts[key])
+        digits.sort(reverse=True)
+        tops = [0]
+        for v in digits:
+            tops.append(tops[-1] + v)
+        self.tops = tops
+        self.dmax = digits[0] if digits else 0
         self.rack_mul = counts.get(faces.MUL, 0) > 0  # a `×` the window may take from the rack
-        self.choice_cache = {}  # type: dict
-        # The choices on a square with no run across: [operators, numbers].
-        self.free = [self.choices(-1, 1, 0, None), self.choices(-1, 1, 1, None)]
+        self.all_choices = (nums, ops)
+        self.modes = {}  # type: dict  # joker_faces()'s choices, by the joker's faces
+        self.joker_faces(None)
         self.found = []  # type: list  # the moves of the part being searched
         self.emit = self.keep  # called with each move found (engine/search.py sets its own)
         self.steps_done = _nothing  # called every STEP_CHECK steps (engine/search.py's check)
         self.steps = 0  # calls of extend(), the search's unit of work
         self.next_check = STEP_CHECK
+
+    def joker_faces(self, chars):
+        """Let a joker stand only for the faces in `chars` from now on (None: for every
+        face it may). engine/search.py's first passes try the faces that most often make
+        the best move (`9`, `+`) before all thirteen."""
+        # Each set of faces keeps its own choices, so the search may switch back and forth.
+        mode = self.modes.get(chars)
+        if mode is None:
+            nums, ops = self.all_choices
+            if chars is not None:
+                nums = [c for c in nums if c[0] != faces.JOKER or c[1] in chars]
+                ops = [c for c in ops if c[0] != faces.JOKER or c[1] in chars]
+            self.nums = nums
+            self.ops = ops
+            self.choice_cache = {}  # type: dict
+            # The choices on a square with no run across: [operators, numbers].
+            self.free = [self.choices(-1, 1, 0, None), self.choices(-1, 1, 1, None)]
+            mode = self.modes[chars] = (nums, ops, self.choice_cache, self.free)
+        self.nums, self.ops, self.choice_cache, self.free = mode
 
     # -- cross checks ------------------------------------------------------------------------
 
@@ -369,7 +402,7 @@ class _Calc(Generation):
 
     # -- the generation ------------------------------------------------------------------------
     #
-    # The search calls `self.emit(move, score)` for each move it finds (plain recursion, no
+    # The search calls `self.emit(move, score)` for each move it finds (a callback, no
     # generator a level: MicroPython makes a heap object for each generator). `scored()`
     # hands out each part's moves as soon as the part is done; engine/search.py gives its
     # own `emit`, the order of the parts and a budget (`steps`, `check`).
@@ -444,52 +477,150 @@ class _Calc(Generation):
 
     def line_moves(self, line, step, cross_step):
         """Moves of two or more chips along one row (step 1) or column (step width)."""
+        self.run_line(self.prepare(("line", line, step, cross_step)))
+
+    def prepare(self, part):
+        """What the search of one line needs of the position, worked out once: it holds
+        whatever the rack and the most chips a window may take (`limit`), so
+        engine/search.py runs one line in several passes on it (run_line). None for a line
+        no move may lie on (the first move, off the start square)."""
+        _, line, _, cross_step = part
         cells = self.cells
         n = len(line)
         codes = bytes([cells[i] for i in line])
+        start_pos = -1
+        if self.first_move:
+            if self.start_sq not in line:
+                return None
+            start_pos = line.index(self.start_sq)
+        # The run across each empty square (Generation.seg), None where there is none.
+        crosses = [None if codes[k] else self.seg(line[k], cross_step) for k in range(n)]
         # need[k]: how many chips it takes, from k on, to reach a square that connects a
         # window to the board (a chip, or an empty square with a neighbour across the
         # line); on the first move, to cover the start square.
         need = [0] * (n + 1)
         far = 1000
         need[n] = far
-        start_pos = -1
-        if self.first_move:
-            if self.start_sq in line:
-                start_pos = line.index(self.start_sq)
-            else:
-                return
         for k in range(n - 1, -1, -1):
             if self.first_move:
                 need[k] = start_pos - k + 1 if k <= start_pos else 0
             elif codes[k]:
                 need[k] = 0
-            elif self.seg(line[k], cross_step) is not None:
+            elif crosses[k] is not None:
                 need[k] = 1
             else:
                 nxt = need[k + 1]
-                if nxt >= far:
-                    need[k] = far
-                else:
-                    need[k] = nxt + 1
-        # With a floor, the reach of each square (bound_row), made when first needed.
-        bounds = [None] * n if self.floor is not None else None
-        for a in range(n):
+                need[k] = far if nxt >= far else nxt + 1
+        # With a floor, what a window can reach (the bound in extend()).
+        reach = self.reach(line, codes, crosses) if self.floor is not None else None
+        return (line, codes, need, crosses, cross_step, start_pos, reach)
+
+    def run_line(self, prep):
+        """Emit the moves of one prepared line (prepare()) within the current limit."""
+        if prep is None:
+            return
+        line, codes, need, crosses, cross_step, start_pos, reach = prep
+        limit = self.limit
+        for a in range(len(line)):
             if a > 0 and codes[a - 1]:
                 continue
-            if need[a] > self.limit or (start_pos >= 0 and a > start_pos):
+            if need[a] > limit or (start_pos >= 0 and a > start_pos):
                 continue
-            ctx = (line, codes, a, need, cross_step, start_pos, bounds)
+            ctx = (line, codes, a, need, crosses, cross_step, start_pos, reach)
             self.extend(ctx, a, None, None, "", 0, 1, 0, False, False, [])
 
     def extend(self, ctx, k, fs, ps, op, muls, mult, cross_sum, touched, shared, placed):
-        """Grow the window from position k: fs/ps the face and premium chains so far (ps
-        None while equal to fs), `op` the pending operator, `placed` the new chips."""
+        """Grow every window from position k (see enter() for the arguments), depth first
+        over the choices of each square. With a stack of its own rather than recursion:
+        the rp2 port's C stack takes about 30 nested Python calls, and a window may lay
+        seven chips (measured on the emulated Pico: the board's think failed with
+        "maximum recursion depth exceeded" when extend() called itself for each chip)."""
+        counts = self.counts
+        mul_first = self.mul_first
+        node = self.enter(ctx, k, fs, ps, op, muls, mult, cross_sum, touched, shared, placed)
+        if node is None:
+            return
+        stack = [node]
+        while stack:
+            node = stack[-1]
+            pick = node[0]
+            at = node[1]
+            # fmt: off
+            (k, fs, ps, op, muls, mult, cross_sum, shared, c_touched, i, cross, is_num,
+             sq_kind, factor) = node[3]
+            # fmt: on
+            child = None
+            while at < len(pick):
+                key, ch, code, v, joker, c_val = pick[at]
+                at += 1
+                if counts[key] <= 0:
+                    continue
+                kind = 0 if joker and sq_kind == CHIP else sq_kind
+                c_sum = cross_sum
+                c_shared = shared
+                c_mult = mult
+                if cross is not None:
+                    c_sum += c_val
+                    if kind:
+                        c_shared = True  # rule 14: the premium goes to one of two runs
+                    kind = 0
+                elif kind == RUN:
+                    c_mult *= factor
+                c_muls = muls
+                if is_num:
+                    if fs is None:
+                        nfs = _start(v)
+                        nps = _start(v * factor) if kind == CHIP else None
+                    else:
+                        nfs = _step(fs, op, v, mul_first)
+                        if nfs is None:
+                            continue
+                        if kind == CHIP:
+                            nps = _step(fs if ps is None else ps, op, v * factor, mul_first)
+                        elif ps is not None:
+                            nps = _step(ps, op, v, mul_first)
+                        else:
+                            nps = None
+                    c_op = op
+                else:
+                    nfs = fs
+                    nps = ps
+                    c_op = ch
+                    if v:  # ×
+                        c_muls += 1
+                        if c_muls > 1:
+                            continue
+                counts[key] -= 1
+                placed.append((i, code))
+                child = self.enter(
+                    ctx, k + 1, nfs, nps, c_op, c_muls, c_mult, c_sum, c_touched, c_shared, placed
+                )
+                if child is not None:
+                    child[2] = key
+                    break
+                placed.pop()
+                counts[key] += 1
+            node[1] = at
+            if child is not None:
+                stack.append(child)  # its choices next; then back to this node's
+                continue
+            stack.pop()
+            key = node[2]
+            if key is not None:  # take back the chip laid to get here
+                counts[key] += 1
+                placed.pop()
+
+    def enter(self, ctx, k, fs, ps, op, muls, mult, cross_sum, touched, shared, placed):
+        """A window reaches position k: fs/ps the face and premium chains so far (ps None
+        while equal to fs), `op` the pending operator, `placed` the new chips. Take the
+        chips on the board from k on, emit the move if the window may end there, and
+        return the node extend() grows it from (None when it cannot grow: cut by the
+        board's reach or the bound)."""
         self.steps += 1
         if self.steps >= self.next_check:
             self.next_check += STEP_CHECK
             self.steps_done()
-        line, codes, a, need, cross_step, start_pos, bounds = ctx
+        line, codes, a, need, crosses, cross_step, start_pos, reach = ctx
         n = len(line)
         mul_first = self.mul_first
         # Take the chips already on the board as they are.
@@ -501,11 +632,11 @@ class _Calc(Generation):
             if ps is not None:
                 got = _feed(ps, op, muls, chars, k - a, mul_first)
                 if got is None:
-                    return
+                    return None
                 ps = got[0]
             got = _feed(fs, op, muls, chars, k - a, mul_first)
             if got is None:
-                return
+                return None
             fs, op, muls = got
             touched = True
             k = j
@@ -520,23 +651,40 @@ class _Calc(Generation):
         ):
             self.finish(fs, ps, mult, cross_sum, shared, placed)
         if k >= n or left <= 0:
-            return
+            return None
         if not touched and need[k] > left:
-            return  # the board (or the start square) is out of reach
-        if bounds is not None and not shared:
+            return None  # the board (or the start square) is out of reach
+        if reach is not None and not shared:
             # Branch and bound: no window grown from here can score more than this.
-            row = bounds[k]
-            if row is None:
-                row = bounds[k] = self.bound_row(line, codes, k, cross_step)
-            m_ub, c_ub, b_sum, b_mul, nmax = row[left]
+            # What the next `left` empty squares hold (reach()): e0, e1 their span in
+            # the empty squares' prefix tables, `end` the line position after them and
+            # the chips on the board that follow.
+            empty_at, empties, p_mul, p_cross, p_board, p_times, by_par, nmax = reach
+            e0 = empty_at[k]
+            e1 = e0 + left
+            if e1 >= len(empties):
+                e1 = len(empties)
+                end = n
+            else:
+                end = empties[e1]
+            p_num, p_fsum, f_top = by_par[a & 1]  # the window's number squares
+            m_ub = p_mul[e1] // p_mul[e0]
+            c_ub = p_cross[e1] - p_cross[e0]
             # The value: what the chain holds (its total, and its last term, which a `×`
-            # may still multiply), plus every number it may take in, plus one product of
-            # two of them if a `×` may come.
+            # may still multiply), plus every number it may take in (on the board, and
+            # new: at most the rack's largest digits, times chip premiums), plus one
+            # product of two of them if a `×` may come.
             # (A `×` before a number square multiplies the last term by the next number.)
             chain = fs if ps is None else ps
-            v_ub = left * nmax + b_sum
+            tops = self.tops
+            m = p_num[e1] - p_num[e0]
+            v_ub = p_board[end] - p_board[k]
+            v_ub += min(
+                self.dmax * (p_fsum[e1] - p_fsum[e0]),
+                tops[m if m < len(tops) else -1] * f_top,
+            )
             pending = op == faces.MUL and (k - a) % 2 == 0
-            mul_may = muls == 0 and (b_mul or self.rack_mul)
+            mul_may = muls == 0 and (p_times[end] > p_times[k] or self.rack_mul)
             if mul_may:
                 v_ub += nmax * nmax
             if chain is not None:
@@ -544,11 +692,10 @@ class _Calc(Generation):
                 term = -(-(an if an > 0 else -an) // ad)
                 v_ub += -(-tn // td) + (term * nmax if mul_may or pending else term)
             if v_ub * mult * m_ub + cross_sum + c_ub <= self.floor[0]:
-                return
+                return None
         i = line[k]
-        cross = self.seg(i, cross_step)
+        cross = crosses[k]
         is_num = 1 - (k - a) % 2  # 1: a number stands on i, 0: an operator
-        counts = self.counts
         # The premium under square i: a run premium for any chip, a chip premium for a
         # number that is not a joker.
         p = self.prem[i]
@@ -563,109 +710,78 @@ class _Calc(Generation):
             pick = self.choice_cache.get((i * 2 + (0 if cross_step == 1 else 1)) * 2 + is_num)
             if pick is None:
                 pick = self.choices(i, cross_step, is_num, cross)
-        for key, ch, code, v, joker, c_val in pick:
-            if counts[key] <= 0:
-                continue
-            kind = 0 if joker and sq_kind == CHIP else sq_kind
-            c_sum = cross_sum
-            c_shared = shared
-            c_mult = mult
-            if cross is not None:
-                c_sum += c_val
-                if kind:
-                    c_shared = True  # rule 14: the premium goes to one of two runs
-                kind = 0
-            elif kind == RUN:
-                c_mult *= factor
-            c_muls = muls
-            if is_num:
-                if fs is None:
-                    nfs = _start(v)
-                    nps = _start(v * factor) if kind == CHIP else None
-                else:
-                    nfs = _step(fs, op, v, mul_first)
-                    if nfs is None:
-                        continue
-                    if kind == CHIP:
-                        nps = _step(fs if ps is None else ps, op, v * factor, mul_first)
-                    elif ps is not None:
-                        nps = _step(ps, op, v, mul_first)
-                    else:
-                        nps = None
-                c_op = op
-            else:
-                nfs = fs
-                nps = ps
-                c_op = ch
-                if v:  # ×
-                    c_muls += 1
-                    if c_muls > 1:
-                        continue
-            counts[key] -= 1
-            placed.append((i, code))
-            self.extend(
-                ctx, k + 1, nfs, nps, c_op, c_muls, c_mult, c_sum, c_touched, c_shared, placed
-            )
-            placed.pop()
-            counts[key] += 1
+        # [choices, the next to try, the rack key laid to get here (extend() sets it), the
+        #  node's state: k, fs, ps, op, muls, mult, cross_sum, shared, touched once a chip
+        #  lies on i, i, cross, is_num, sq_kind, factor]
+        # fmt: off
+        return [pick, 0, None, (k, fs, ps, op, muls, mult, cross_sum, shared, c_touched, i,
+                                cross, is_num, sq_kind, factor)]
+        # fmt: on
 
-    def bound_row(self, line, codes, k, cross_step):
-        """What a window grown from line position k with c more chips can gain at most, for
-        each c up to the limit: (product of the run premiums it may cover, the most its
-        cross runs may add, the sum of the numbers on the board it may take in, whether it
-        may take in a `×` on the board, the largest number a chip can bring)."""
+    def reach(self, line, codes, crosses):
+        """Prefix tables of one line for extend()'s bound, so that what a window can gain
+        over any span of squares is a few subtractions:
+        (empty_at: line position -> index of the first empty square from there,
+         empties: the empty squares' line positions, then over the empty squares:
+         p_mul: products of run premium factors, p_cross: sums of the most each run across
+         may add; over line positions: p_board: sums of the numbers on the board,
+         p_times: counts of `×` on the board; by_par: for number squares on even and on
+         odd line positions, (counts of empty squares, sums of their chip premium factors,
+         the largest factor); nmax: the largest number a square of the line can hold)."""
         prem = self.prem
         kinds = self.kinds
         factors = self.factors
-        limit = self.limit
-        row = [(1, 0, 0, False, 9)] * (limit + 1)
-        m_ub = 1
-        c_ub = 0
-        b_sum = 0
-        b_mul = False
-        nmax = 9
-        empties = 0
-        j = k
         n = len(line)
-        while j < n:
+        empties = []  # type: list[int]
+        p_mul = [1]
+        p_cross = [0]
+        p_board = [0]
+        p_times = [0]
+        counts = ([0], [0])
+        f_sums = ([0], [0])
+        f_top = [1, 1]
+        empty_at = [0] * (n + 1)
+        for j in range(n):
             code = codes[j]
+            empty_at[j] = len(empties)
+            board = 0
+            times = 0
             if code:
                 ch = chr(code & 0x7F)
                 if "0" <= ch <= "9":
-                    b_sum += ord(ch) - 48
+                    board = ord(ch) - 48
                 elif ch == faces.MUL:
-                    b_mul = True
+                    times = 1
             else:
-                if empties >= limit:
-                    break
-                i = line[j]
-                p = prem[i]
+                empties.append(j)
+                p = prem[line[j]]
                 f = factors[p] if p else 1
-                if p and kinds[p] == RUN:
-                    m_ub *= f
-                elif p and kinds[p] == CHIP and 9 * f > nmax:
-                    nmax = 9 * f
-                cross = self.seg(i, cross_step)
+                run = p and kinds[p] == RUN
+                p_mul.append(p_mul[-1] * (f if run else 1))
+                cross = crosses[j]
+                best = 0
                 if cross:
                     # Rule 14 may give this square's premium to the run across: a run
                     # premium multiplies it; a chip premium multiplies the new number,
                     # which adds at most (f - 1) x 9 x 9 (one `×` with a 9 beside it).
                     best = max(cross.values())
-                    if p and kinds[p] == RUN:
+                    if run:
                         best *= f
                     elif p:
                         best += (f - 1) * 81
-                    c_ub += best
-                empties += 1
-                # Rows for c chips hold everything up to the c-th empty square, and the
-                # chips on the board right after it.
-                row[empties] = (m_ub, c_ub, b_sum, b_mul, nmax)
-            j += 1
-            if empties and (j >= n or not codes[j]):
-                row[empties] = (m_ub, c_ub, b_sum, b_mul, nmax)
-        for c in range(empties + 1, limit + 1):
-            row[c] = row[empties]
-        return row
+                p_cross.append(p_cross[-1] + best)
+                par = j & 1
+                chip = f if p and not run else 1
+                for q in (0, 1):
+                    counts[q].append(counts[q][-1] + (1 if q == par else 0))
+                    f_sums[q].append(f_sums[q][-1] + (chip if q == par else 0))
+                f_top[par] = max(f_top[par], chip)
+            p_board.append(p_board[-1] + board)
+            p_times.append(p_times[-1] + times)
+        empty_at[n] = len(empties)
+        nmax = 9 * max(f_top[0], f_top[1])
+        by_par = ((counts[0], f_sums[0], f_top[0]), (counts[1], f_sums[1], f_top[1]))
+        return empty_at, empties, p_mul, p_cross, p_board, p_times, by_par, nmax
 
     def choices(self, i, cross_step, is_num, cross):
         """The chips that may stand on empty square i, a window's number (is_num) or

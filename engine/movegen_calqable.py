@@ -41,7 +41,7 @@ from engine import equation, faces
 from engine.arith import add_term
 from engine.compat import gcd
 from engine.move import Move
-from engine.movegen import Generation, faces_of
+from engine.movegen import STEP_CHECK, Generation, _nothing, faces_of
 from engine.profile import CHIP, RUN
 
 _ALL_RACK_BONUS = 50  # engine/calqable.py ALL_RACK_BONUS, via bonus_points below
@@ -61,6 +61,13 @@ _FLAGS = {"+": _PLUS, "-": _MINUS, "*": _MUL, ":": _DIV, "/": _BAR, "0": _ZERO}
 def scored(game, rack=None, floor=None):
     """Yield (move, score) for every legal move (see engine/movegen.py)."""
     return _Calq(game, rack, floor).scored()
+
+
+def generation(game, rack=None, floor=None):
+    """The generation behind scored(), for engine/search.py: its `scored()` stream, its
+    step count (`steps`, calls of the side builder) and its `steps_done` hook, called every
+    movegen.STEP_CHECK steps (where a search's budget can stop it, by raising)."""
+    return _Calq(game, rack, floor)
 
 
 # A side's parse state is flat: total n, total d (the terms before the current one), sign of
@@ -695,6 +702,9 @@ class _Calq(Generation):
         self.digit_keys = [key for key in keys if "0" <= key <= "9"]
         self.white_keys = [key for key in keys if not "0" <= key <= "9"]
         self.add_keys = [key for key in keys if key in "+-"]
+        self.steps = 0  # calls of walk()'s side builder, the search's unit of work
+        self.next_check = STEP_CHECK
+        self.steps_done = _nothing  # engine/search.py's budget check
 
     # -- cross checks --------------------------------------------------------------------------
 
@@ -1090,6 +1100,10 @@ class _Calq(Generation):
         def go(k, st, used, nk, tsum, mult, cross_sum, old, rfl, quiet, run):
             # quiet: the long sides ending in the current run of digits are found already;
             # run: (first square, heads done, least length) of the current run, or None
+            self.steps += 1
+            if self.steps >= self.next_check:
+                self.next_check += STEP_CHECK
+                self.steps_done()
             ph = st[6]
             if targets is not None and (ph == 0 or ph == 2):
                 if nk >= cut:

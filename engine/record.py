@@ -59,6 +59,8 @@ class Record:
         self.profile = profile
         self.turns = turns
         self.end_racks = end_racks
+        self.computer = None  # an added key: each seat's level the board played, 0 a person
+        self.hints = None  # an added key: the hints each player asked for
 
 
 def _is_int(value):
@@ -98,7 +100,29 @@ def read(data, width=15, height=15):
         or not all(isinstance(n, str) for n in names)
     ):
         raise RecordError("'names' must be a list of at most %d names" % players, ("names",))
-    return Record(game, players, dict(options), profile, out, racks, first - 1, names)
+    rec = Record(game, players, dict(options), profile, out, racks, first - 1, names)
+    # Added keys (issue 13): the seats the board played and their levels (0: a person),
+    # and the hints each player asked the board for.
+    rec.computer = _read_counts(data, "computer", players, 4)
+    rec.hints = _read_counts(data, "hints", players, None)
+    return rec
+
+
+def _read_counts(data, key, players, most):
+    """An added key holding one whole number per player (at most `most`), or None."""
+    value = data.get(key)
+    if value is None:
+        return None
+    if (
+        not isinstance(value, list)
+        or len(value) > players
+        or not all(_is_int(n) and n >= 0 and (most is None or n <= most) for n in value)
+    ):
+        top = "" if most is None else " up to %d" % most
+        raise RecordError(
+            "'%s' must be a list of at most %d whole numbers%s" % (key, players, top), (key,)
+        )
+    return list(value)
 
 
 def _read_turn(turn, path, width, height):

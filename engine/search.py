@@ -11,28 +11,38 @@ MicroPython, or wasm fuel (tools/hintbench.py). The search is engine/movegen.py'
 part by part in an order that finds good moves early:
 1. the moves of one chip (cheap: a legal move comes almost at once whenever one exists);
 2. the rows and columns, the most promising first (the lines with the most run-premium
-   factor on empty squares within reach of the board), in passes of growing size: windows
-   of at most 2 new chips, then 4, then 6 (`quick`), then the whole rack; each size first
-   without the jokers (each joker multiplies the choices on every square by up to ten),
-   then with them. A pass finds again the moves of the smaller ones, but the floor (below)
-   cuts most of that work; the sizes were chosen on the benchmark set
-   (tools/hintbench.py): a single short pass found the best move within 400 M fuel on
-   about half as many positions.
+   factor on empty squares within reach of the board), in three phases (plan()): windows
+   of at most 2 new chips, then 4 (`quick`); then the whole rack; then the whole rack
+   again with the jokers standing for every face. Before that last phase a joker is only a
+   `9` or a `+` (JOKER_FIRST): each joker multiplies the choices on every square by up to
+   thirteen, and those two faces are what it is in most best moves of the benchmark set.
+   A phase takes the lines one by one and runs all its passes on a line before the next,
+   so each line is prepared (its cross checks and bound tables) once a phase. A pass finds
+   again the moves of the smaller ones, but the floor (below) cuts most of that work.
+   The plan was chosen on the benchmark set (tools/hintbench.py, WASI fuel): passes of
+   sizes 2, 4, 6 and the whole rack, each over every line, first without and then with
+   the jokers, held 66 % of the best score at 80 M fuel and found the best within 400 M
+   on 75 of 85 positions; this plan held 82 % and found it on 79 (80 % and 78 since
+   the windows grow on a stack of their own, engine/movegen.py: slower a step, but safe
+   on the rp2 port's C stack).
 A chooser receives every move found (`offer(move, score)`); its `floor()` tells the search
 which scores cannot change its choice, so that those moves are not even built and whole
 branches that cannot beat it are cut (engine/movegen.py's bound). The default
 chooser keeps the best score (engine/players.py has the levels). Memory stays small: the
 search holds one move at a time, besides the chooser's own.
 
-Cal-Q-Able's generator (engine/movegen_calqable.py) is a stream of moves: the budget is
-checked between two moves there, so a step budget does not apply to it; time does.
+Cal-Q-Able's generator (engine/movegen_calqable.py) is a stream of moves in the board's
+order, without phases; the budget (steps: calls of its side builder; or time) is checked
+every movegen.STEP_CHECK steps inside it and after each move, and the chooser's floor
+prunes it as it goes.
 """
 
 from engine import movegen
-from engine.faces import JOKER
+from engine.faces import JOKER, JOKER_BIT
 from engine.profile import RUN
 
-QUICK = (2, 4, 6)  # the most new chips a window may hold in the first passes
+QUICK = (2, 4)  # the most new chips a window may take in the first phase
+JOKER_FIRST = "9+"  # the faces a joker may stand for before the last phase
 
 
 class _Stop(Exception):
@@ -66,27 +76,46 @@ class Search:
     rack). `steps`: a budget in search steps; `expired`: a callable, True once the time (or
     fuel) is out, asked every movegen.STEP_CHECK steps. With neither, the search is whole."""
 
-    def __init__(self, game, rack=None, chooser=None, steps=None, expired=None, quick=QUICK):
+    def __init__(
+        self,
+        game,
+        rack=None,
+        chooser=None,
+        steps=None,
+        expired=None,
+        quick=QUICK,
+        plan=None,
+        between=None,
+    ):
         self.game = game
         self.rack = rack
         self.chooser = BestScore() if chooser is None else chooser
         self.steps = steps
         self.expired = expired
         self.quick = quick
+        self.plan = plan
+        # Called with no argument between two lines (Calculissimo) or two moves (Cal-Q-Able),
+        # where the stack is shallow: the board redraws its progress line there, not from
+        # `expired`, which runs at the bottom of the generator's recursion (the rp2 port
+        # allows about 30 nested Python calls).
+        self.between = between
         self.complete = False
         self.found = 0  # moves offered to the chooser
         self.spent = 0  # search steps taken
+        self.earlier = None  # the passes run on the line before the current one
+        self.floor = [-1]  # [the chooser's floor], shared with the generator
+        self.gen = None  # the generation being driven
 
     def run(self):
         """Search until done or out of budget; the chooser's choice, (move, score)."""
         chooser = self.chooser
-        floor = [chooser.floor()]
+        floor = self.floor = [chooser.floor()]
         gen = movegen.generation(self.game, self.rack, floor)
         try:
             if gen is None:
                 self._stream(floor)
             else:
-                self._drive(gen, floor)
+                self._drive(gen)
             self.complete = True
         except _Stop:
             pass
@@ -94,49 +123,107 @@ class Search:
             self.spent = gen.steps
         return chooser.choice()
 
-    def _offer(self, floor, move, score):
+    def _offer(self, move, score):
+        # (the generator's `emit`: a bound method, no frame in between)
+        if self.earlier and _seen(move, self.earlier):
+            return
         self.found += 1
         self.chooser.offer(move, score)
-        floor[0] = self.chooser.floor()
+        self.floor[0] = self.chooser.floor()
 
-    def _out(self, steps):
-        return (self.steps is not None and steps >= self.steps) or (
+    def _check(self, steps):
+        """Raise _Stop once the budget is out (`steps` taken so far)."""
+        if (self.steps is not None and steps >= self.steps) or (
             self.expired is not None and self.expired()
-        )
+        ):
+            raise _Stop()
 
-    def _drive(self, gen, floor):
-        gen.emit = lambda move, score: self._offer(floor, move, score)
+    def _steps_done(self):
+        # (the generator's `steps_done` hook, every STEP_CHECK steps: one frame only)
+        steps = self.gen.steps  # type: ignore[union-attr]  # set before the generator runs
+        if (self.steps is not None and steps >= self.steps) or (
+            self.expired is not None and self.expired()
+        ):
+            raise _Stop()
 
-        def check():
-            if self._out(gen.steps):
-                raise _Stop()
-
-        gen.steps_done = check
+    def _drive(self, gen):
+        self.gen = gen
+        gen.emit = self._offer
+        gen.steps_done = self._steps_done
+        between = self.between
         parts = gen.parts()
         lines = [part for part in parts if part[0] == "line"]
         for part in parts:
             if part[0] == "lone":
                 gen.run(part)
-        counts = gen.counts
-        jokers = counts.get(JOKER, 0)
+        jokers = gen.counts.get(JOKER, 0)
         limit = gen.limit
-        # Without the jokers first (they multiply the choices on every square), then with.
         lines = _promising_first(gen, lines)
-        passes = []
-        for quick in self.quick + (limit,):
-            for n_jokers in (0, jokers) if jokers else (0,):
-                if quick <= limit:
-                    passes.append((quick, n_jokers))
-        for gen.limit, counts[JOKER] in passes:
+        phases = self.plan if self.plan is not None else plan(self.quick, limit, jokers)
+        # Phase by phase, line by line: a line is prepared once (movegen's prepare()) for
+        # all the passes of a phase, which costs as much as a short pass itself.
+        # A pass finds again the moves of the passes before it on the line (`earlier`):
+        # those are not offered twice (levels 1 and 2 draw among the moves offered).
+        done = []  # type: list
+        for phase in phases:
             for part in lines:
-                gen.run(part)
-                check()
+                prep = gen.prepare(part)
+                for n in range(len(phase)):
+                    size, faces = phase[n]
+                    self.earlier = done + phase[:n]
+                    gen.limit = size
+                    if jokers:
+                        gen.joker_faces(faces)
+                    gen.run_line(prep)
+                self._check(gen.steps)
+                if between is not None:
+                    between()
+            done = done + phase
+        self.earlier = None
 
     def _stream(self, floor):
-        for move, score in movegen.scored(self.game, self.rack):
-            self._offer(floor, move, score)
-            if self._out(0):
-                raise _Stop()
+        from engine import movegen_calqable
+
+        gen = self.gen = movegen_calqable.generation(self.game, self.rack, floor)
+        between = self.between
+        gen.steps_done = self._steps_done
+        try:
+            for move, score in gen.scored():
+                self._offer(move, score)
+                self._check(gen.steps)
+                if between is not None:
+                    between()
+        finally:
+            self.spent = gen.steps
+
+
+def _seen(move, passes):
+    """True if one of `passes` (see plan()) also finds `move`: a pass finds every move of
+    at most its size whose jokers stand for faces it allows."""
+    n = len(move.placements)
+    for size, faces in passes:
+        if n > size:
+            continue
+        if faces is None:
+            return True
+        for _, code in move.placements:
+            if code & JOKER_BIT and chr(code & 0x7F) not in faces:
+                break
+        else:
+            return True
+    return False
+
+
+def plan(quick, limit, jokers):
+    """The search's phases for a rack of `limit` chips holding `jokers`: lists of passes
+    (the most new chips a window may take, the faces a joker may stand for, None: all)."""
+    out = [
+        [(size, JOKER_FIRST) for size in quick if size < limit],
+        [(limit, JOKER_FIRST)],
+    ]  # type: list[list[tuple[int, str | None]]]
+    if jokers:
+        out.append([(limit, None)])
+    return [phase for phase in out if phase]
 
 
 def _promising_first(gen, lines):

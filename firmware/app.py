@@ -297,7 +297,23 @@ class App:
                 self.shown_left = left
                 text = True  # the clock on the display moved on: nothing else changed
         self.refresh(text=text)
+        if ref.mode == R.THINK:
+            self._think(ref)  # the display has just said "Thinking"
         self.events.flush()
+
+    def _think(self, ref):
+        """The board's turn or a hint: the search runs inside this step, for up to the
+        `think_seconds` setting; meanwhile the display's progress line is redrawn and the
+        watchdog fed, and no chip or button is read (the person is waiting for the board)."""
+
+        def progress(percent):
+            ref.state.percent = percent
+            ref.dirty = True
+            self.refresh(text=True)
+
+        watchdog = self.hw.watchdog
+        ref.think(progress, None if watchdog is None else watchdog.feed)
+        self.refresh()
 
     # ----- service modes (firmware/service.py) ---------------------------------------------
 

@@ -80,6 +80,24 @@ _EN = {
     "leds_ma": "LEDs off: %d<%d mA",  # current_ma < what the board needs with its LEDs dark
     "leds_vsys": "LEDs off: VSYS %d.%d V",  # the supply sags below what the LEDs need
     "display": "%s",
+    # the board's seats and hints (firmware/modes_computer.py)
+    "hint": "Hint",
+    "show_rack": "Lay %s's chips on free squares, OK (%d)",
+    "show_hint": "Hint: lay %s's chips on free squares, OK (%d)",
+    "rack_unread": "Rack needs NFC chips",
+    "rack_count": "Show 1 to %d chips",
+    "rack_count_1": "Show 1 chip",
+    "thinking": "Thinking %d%%",
+    "take_off": "Take the chip off %s",
+    "lay_this": "Lay %s on %s",
+    "board_ok": "Laid: OK plays %d pts",
+    "board_ok_1": "Laid: OK plays %d pt",
+    "no_hint": "No move found",
+    "hint_is": "Hint %d pts: %s",
+    "not_my_move": "Not the board's move",
+    "lift_shown": "Lift the chip on %s",
+    "board_swaps": "Board swaps %s",
+    "board_passes": "Board passes",
 }
 
 # Reason codes (engine.verdict, engine.equation, engine.calqable) in a few words each.

@@ -64,6 +64,24 @@ MESSAGES = {
     "leds_ma": "LED coupées %d<%dmA",
     "leds_vsys": "LED coupées : %d,%d V",
     "display": "%s",
+    # the board's seats and hints (firmware/modes_computer.py)
+    "hint": "Indice",
+    "show_rack": "Jetons de %s sur cases libres, OK (%d)",
+    "show_hint": "Indice : jetons de %s sur cases libres, OK (%d)",
+    "rack_unread": "Jetons NFC requis",
+    "rack_count": "Montrez 1 à %d jetons",
+    "rack_count_1": "Montrez 1 jeton",
+    "thinking": "Réflexion %d %%",
+    "take_off": "Retirez le jeton %s",
+    "lay_this": "Posez %s en %s",
+    "board_ok": "Posé : OK joue %d pts",
+    "board_ok_1": "Posé : OK joue %d pt",
+    "no_hint": "Aucun coup trouvé",
+    "hint_is": "Indice %d pts : %s",
+    "not_my_move": "Pas le coup du plateau",
+    "lift_shown": "Reprenez le jeton %s",
+    "board_swaps": "Le plateau échange %s",
+    "board_passes": "Le plateau passe",
 }
 
 # Reason codes (engine.verdict) in a few words each.

@@ -64,6 +64,24 @@ MESSAGES = {
     "leds_ma": "Sem LEDs: %d<%d mA",
     "leds_vsys": "Sem LEDs: VSYS %d,%d V",
     "display": "%s",
+    # the board's seats and hints (firmware/modes_computer.py)
+    "hint": "Dica",
+    "show_rack": "Peças de %s em casas livres, OK (%d)",
+    "show_hint": "Dica: peças de %s em casas livres, OK (%d)",
+    "rack_unread": "Peças NFC precisas",
+    "rack_count": "Mostre 1 a %d peças",
+    "rack_count_1": "Mostre 1 peça",
+    "thinking": "A pensar %d %%",
+    "take_off": "Tire a peça de %s",
+    "lay_this": "Ponha %s em %s",
+    "board_ok": "Posto: OK joga %d pts",
+    "board_ok_1": "Posto: OK joga %d pt",
+    "no_hint": "Nenhuma jogada",
+    "hint_is": "Dica %d pts: %s",
+    "not_my_move": "Não é a jogada dele",
+    "lift_shown": "Retire a peça de %s",
+    "board_swaps": "O tabuleiro troca %s",
+    "board_passes": "O tabuleiro passa",
 }
 
 # Reason codes (engine.verdict) in a few words each.

@@ -7,7 +7,8 @@ Layers, lowest first, per square:
   - this turn's chips are green while the pending move is legal; when it is not, the
     offending run is red and the rest of the pending chips amber;
   - alerts blink at 2 Hz: a missing committed chip (red), an unidentified chip (magenta),
-    a chip whose face is being chosen (yellow), chips to take back (red).
+    a chip whose face is being chosen (yellow), chips to take back (red), a square where
+    a chip of the board's move or of a hint goes (green), a chip of a rack shown (yellow).
 
 A frame is a palette index per square (`compose`). `show` then scales the palette, not
 the pixels: by the brightness setting, and by the current cap, which keeps the WS2812B
@@ -77,7 +78,7 @@ COLOURS = (
 PREMIUM_DIM = const(20)  # premium glow: this many 255ths of the legend colour
 
 # The referee's alerts (Referee.alerts) and their colours.
-ALERT = {R.MISSING: RED, R.UNKNOWN: MAGENTA, M.ASK: YELLOW, M.TAKE: RED}
+ALERT = {R.MISSING: RED, R.UNKNOWN: MAGENTA, M.ASK: YELLOW, M.TAKE: RED, M.PLACE: GREEN}
 
 
 def serpentine(width, height):

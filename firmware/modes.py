@@ -27,8 +27,16 @@ MENU = "menu"
 SWAP = "swap"
 TAKE_BACK = "take_back"
 
+# The modes of the board's own turns and hints (firmware/modes_computer.py, imported when
+# first used): their names here, for the referee, the App and the PC.
+SHOW_RACK = "show_rack"
+THINK = "think"
+GUIDE = "guide"
+HINT = "hint"
+
 ASK = "ask"  # alert kinds (firmware/leds.py gives each its colour)
 TAKE = "take"
+PLACE = "place"  # a square where a chip of the board's move or of a hint goes
 
 
 class Mode:
@@ -101,6 +109,8 @@ class Play(Mode):
             return ("illegal", ref.reason(v.reasons[0].code))
         if ref.replacing:
             return ("rule5_hint",)
+        if ref.shown:  # a rack shown for a hint: its chips come off before a move is played
+            return ("lift_shown", ref.square_name(min(ref.shown)))
         return ("lay_hint",)  # line 0 says whose turn
 
 
@@ -198,7 +208,7 @@ class Menu(Mode):
 
     def button(self, name):
         ref = self.ref
-        items = ref.menu
+        items = ref.menu_items()
         if name == "left":
             self.at = (self.at - 1) % len(items)
         elif name == "right":
@@ -212,6 +222,8 @@ class Menu(Mode):
             ref.note = None
             if item == "pass":
                 ref.pass_turn()
+            elif item == "hint":
+                ref.ask_hint()
             elif item == "rule5":
                 ref.replacing = True
             elif item == "swap":
@@ -221,7 +233,7 @@ class Menu(Mode):
                     ref.set_note("no_swap", ref.game.options["swap_min_bag"])
 
     def prompt(self):
-        return (self.ref.menu[self.at],)
+        return (self.ref.menu_items()[self.at],)
 
 
 class Swap(Menu):

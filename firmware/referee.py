@@ -30,12 +30,40 @@ from engine.game import Game
 from engine.snapshot import decode, encode
 from firmware import i18n, sensing
 from firmware.journal import JournalError
-from firmware.modes import MENU, PICK, PLAY, SWAP, TAKE_BACK, Menu, Play, TakeBack
+from firmware.modes import (
+    ASK,
+    GUIDE,
+    HINT,
+    MENU,
+    PICK,
+    PLAY,
+    SHOW_RACK,
+    SWAP,
+    TAKE_BACK,
+    THINK,
+    Menu,
+    Play,
+    TakeBack,
+)
 from firmware.modes_end import CLEAR, OVER, RESUME, TALLY, Clear, Over, Resume, Tally
 from firmware.settings import player_name
 
 # The mode names, as the PC's `state` reply and the tests read them.
-MODES = (PLAY, PICK, MENU, SWAP, TAKE_BACK, TALLY, OVER, CLEAR, RESUME)
+MODES = (
+    PLAY,
+    PICK,
+    MENU,
+    SWAP,
+    TAKE_BACK,
+    TALLY,
+    OVER,
+    CLEAR,
+    RESUME,
+    SHOW_RACK,
+    THINK,
+    GUIDE,
+    HINT,
+)
 
 # Alert kinds for the LEDs (firmware/leds.py colours them).
 MISSING = "missing"
@@ -80,6 +108,8 @@ class Referee:
         self.power = None  # (message key, args...) why the LEDs are off (app.App._power)
         self.archive = None  # .add(snapshot, about), .has(snapshot): firmware/archive.Archive
         self.unarchived = None  # (snapshot, about) of a finished game not archived yet
+        self._seat = None  # the board's seats and the hints: `seat`, made when first used
+        self.shown = {}  # square -> face of the chips of a rack shown to the board
         self.dirty = True  # something to redraw
 
     # ----- the mode --------------------------------------------------------------------------
@@ -89,8 +119,69 @@ class Referee:
         return self.state.name
 
     def enter(self, state):
+        """Change mode. A turn of a seat the board plays never waits for chips in Play:
+        it asks for the board's rack, thinks, or guides its move instead
+        (firmware/modes_computer.turn_mode)."""
+        game = self.game
+        if state.name == PLAY and game is not None and not game.over and self.level(game.to_move):
+            from firmware import modes_computer
+
+            state = modes_computer.turn_mode(self)
         self.state = state
         self.dirty = True
+
+    # ----- the board's seats and hints ------------------------------------------------------
+    #
+    # Their code (firmware/modes_computer.py, firmware/computer.py, the engine's search) is
+    # imported only when first used: a board no one plays against, or asks a hint, never
+    # holds it in RAM (it matters when code runs from .mpy files).
+
+    def level(self, p):
+        """The level the board plays seat p at, 0 for a person (always on a Hall-only
+        board, which cannot read the faces of a rack shown to it)."""
+        levels = self.settings["computer"]
+        if self.settings["sensor"] == "hall" or p >= len(levels):
+            return 0
+        return levels[p]
+
+    def hints_on(self):
+        s = self.settings
+        return s["hints"] and s["sensor"] != "hall" and not self.level(self.game.to_move)
+
+    def menu_items(self):
+        """The turn menu; a hint before "back" when a person may ask for one (the menu
+        still opens on "pass")."""
+        if not self.hints_on():
+            return self.menu
+        return self.menu[:-1] + ("hint",) + self.menu[-1:]
+
+    @property
+    def seat(self):
+        """The board's seat record and the hints (firmware/computer.Seat), made on first
+        use."""
+        if self._seat is None:
+            from firmware.computer import Seat
+
+            self._seat = Seat(self.journal.fs if self.journal is not None else None, 4)
+        return self._seat
+
+    def _seat_in_use(self):
+        """Whether there is a seat record to keep in step: in RAM, or on the flash."""
+        if self._seat is not None:
+            return True
+        journal = self.journal
+        return journal is not None and journal.fs.exists("seat.dat")
+
+    def ask_hint(self):
+        from firmware import modes_computer
+
+        modes_computer.ask_hint(self)
+
+    def think(self, progress, keepalive):
+        """In mode THINK (the App calls it right from its step)."""
+        from firmware import modes_computer
+
+        modes_computer.think(self, progress, keepalive)
 
     # What some modes hold, for the PC's tools and the tests (None or empty in other modes).
     @property
@@ -123,6 +214,9 @@ class Referee:
         self.game = Game(self.profile, players, self.options(), first=first)
         self._game_started()
         self._reset_turn()
+        self.shown = {}
+        if self._seat_in_use():
+            self.seat.forget()
         self.enter(Play(self))
         self.last_move = ()
         self.missing = {}
@@ -130,6 +224,10 @@ class Referee:
         self.unarchived = None
         self.events.emit("new_game", "players", players, "game", self.profile.game)
         self._save()
+        if self._seat is not None:
+            from firmware import modes_computer
+
+            modes_computer.save_seat(self)
         self.set_note("new_game")
 
     def offer_resume(self, payload):
@@ -144,8 +242,12 @@ class Referee:
         """Restore the offered game. `chips_present` maps each square sensed now to its face
         (None if not read). A committed square that is empty now, or that holds a chip read
         as another face, is missing until its own chip is back; each is announced."""
-        game = self.game = decode(self.profile, self.state.payload)  # type: ignore[attr-defined]
+        payload = self.state.payload  # type: ignore[attr-defined]
+        game = self.game = decode(self.profile, payload)
         self._game_started()
+        self.shown = {}
+        if self._seat_in_use():
+            self.seat.restore(encode(game), self.profile)
         cells = game.board.cells
         self.missing = {}
         self.wrong = {}
@@ -183,6 +285,9 @@ class Referee:
             return self.archive.has(encode(self.game))
         except (OSError, ValueError):
             return False
+
+    def fits(self, face, code):
+        return self._fits(face, code)
 
     @staticmethod
     def _fits(face, code):
@@ -289,6 +394,8 @@ class Referee:
             out.append((sq, MISSING))
         for sq in self.unknown:
             out.append((sq, UNKNOWN))
+        for sq in self.shown:  # the chips of a rack shown, until they are lifted
+            out.append((sq, ASK))
         self.state.alerts(out)
         return out
 
@@ -301,6 +408,8 @@ class Referee:
         problem = self._problem()
         if problem is not None and problem[0] == "tag_only":
             return None  # the tag answers: the chip is there, its magnet only weak
+        if problem is None and self.shown:
+            return ("lift_shown", self.square_name(min(self.shown)))
         return problem
 
     # ----- chips sensed ----------------------------------------------------------------------
@@ -356,6 +465,10 @@ class Referee:
         self.unknown.pop(sq, None)
         self.tag_only.discard(sq)
         self.wrong.pop(sq, None)
+        if sq in self.shown:
+            del self.shown[sq]  # a chip of the rack shown, taken back
+            self.note = None
+            return
         game = self.game
         if game is None or not self.state.board_counts or self.state.lifted(sq):
             return
@@ -444,7 +557,9 @@ class Referee:
         self._reset_turn()
         if game.over:
             self.enter(Tally(self))
-        elif game.to_move == p:
+            return
+        self.enter(Play(self))  # the next turn (the board's own, if it plays that seat)
+        if game.to_move == p:
             self.events.emit("bonus_turn", "player", p + 1)
             self.set_note("bonus")
         else:
@@ -537,6 +652,11 @@ class Referee:
         about = {"game": self.profile.game, "profile": self.profile.name, "racks": racks}
         if self.settings["names"]:  # a record names its players (host_tools games export)
             about["names"] = list(self.settings["names"])[: game.players]
+        levels = [self.level(p) for p in range(game.players)]
+        if any(levels):
+            about["computer"] = levels  # the board's seats and their levels (0: a person)
+        if self._seat is not None and any(self._seat.hints[: game.players]):
+            about["hints"] = self._seat.hints[: game.players]
         # Archived first: a power cut before the journal says "finished" only means the end
         # is counted again (the archive ignores the same game twice); the other order could
         # leave a finished game in the journal that no archive holds.

@@ -29,6 +29,9 @@ DEFAULTS = {
     "scan_ms": 10,
     "sensor": "nfc",
     "pins": "pico.json",
+    "computer": [],  # each seat's level: 0 a person, 1-4 the board plays it (issue 13)
+    "hints": True,  # a person may ask the board for a hint (the turn menu)
+    "think_seconds": 5,  # the most the board thinks for its move or a hint
 }
 
 _NAME_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-."
@@ -60,6 +63,8 @@ _RULES = {
     "settle_ms": (int, 0, 3000),
     "scan_ms": (int, 2, 100),
     "sensor": SENSORS,
+    "hints": (bool, 0, 1),
+    "think_seconds": (int, 1, 60),
 }  # type: dict[str, tuple]
 
 
@@ -71,6 +76,13 @@ def _check(key, value):
         for name in value:
             if not isinstance(name, str) or not 1 <= len(name) <= 10:
                 return "each name must be 1 to 10 characters"
+        return None
+    if key == "computer":
+        if not isinstance(value, list) or len(value) > 4:
+            return "computer must be a list of up to 4 levels"
+        for level in value:
+            if not isinstance(level, int) or isinstance(level, bool) or not 0 <= level <= 4:
+                return "each computer level must be 0 (a person) to 4"
         return None
     if key == "pins":
         if not safe_name(value) or not value.endswith(".json"):

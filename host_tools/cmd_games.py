@@ -113,6 +113,9 @@ def to_record(game, about, names=None):
     names = about.get("names") or names
     if names:
         data["names"] = [str(n) for n in names][: game.players]
+    for key in ("computer", "hints"):  # added keys: the board's seats, the hints asked
+        if isinstance(about.get(key), list):
+            data[key] = list(about[key])[: game.players]
     local = replay.profile_file(game.profile.game, "default")
     with open(local, encoding="utf-8") as f:
         if json.load(f).get("name") == game.profile.name:

@@ -2,7 +2,8 @@
 
 The PC reads the game as the board holds it (its snapshot, over the serial line), draws the
 board and the scores, then follows the events: chips laid and lifted, the live preview,
-moves, passes, swaps, the end. Every committed move is also scored again on the PC with the
+moves, passes, swaps, the end; the board's own moves and hints when it plays a seat
+(issue 13: firmware/computer.py). Every committed move is also scored again on the PC with the
 engine, from the PC's own copy of the game, and checked against the points the board gave:
 a family never has to take the board's word for a score.
 
@@ -53,6 +54,13 @@ def _reasons(codes):
     from firmware.i18n import reason
 
     return ", ".join(reason("en", code) for code in codes)
+
+
+def _faces(chips):
+    """A rack's chips as the board holds them ("*", ":", "?") in the display's forms."""
+    from engine import faces
+
+    return " ".join("?" if ch == faces.JOKER else faces.text(ch) for ch in chips)
 
 
 # Events that are the PC's own traffic or a service mode's detail: not part of the game's story.
@@ -111,6 +119,23 @@ def describe(ev, names=()):
         return "Unknown chip on %s (not enrolled)" % ev.get("square")
     if kind == "tally":
         return "%s still held %s" % (who, ev.get("face"))
+    if kind == "shown":  # a chip of a rack shown to the board: not a move
+        return "%s shown: %s" % (ev.get("square"), ev.get("face") or "a chip")
+    if kind == "computer":
+        board = "%s (board, level %s)" % (who, ev.get("level"))
+        if ev.get("move"):
+            return "%s plays %s for %d" % (board, ev["move"], ev.get("score", 0))
+        if ev.get("swap"):
+            return "%s swaps %s: %s" % (board, n_chips(len(ev["swap"])), _faces(ev["swap"]))
+        return "%s passes" % board
+    if kind == "hint":
+        found = "no move found"
+        if ev.get("move"):
+            found = "%s for %d" % (ev["move"], ev.get("score", 0))
+        return "%s asks a hint: %s (hint %s)" % (who, found, ev.get("hints"))
+    if kind == "stray":
+        return "%s: not the board's move (%s), take it off" % (
+            ev.get("square"), ev.get("face") or "a chip")  # fmt: skip
     if kind in QUIET:
         return None
     if "text" in ev:  # problems and notes carry their own words

@@ -19,6 +19,18 @@ firmware settles them in that order. While the REPL twin holds the port the firm
 stopped, and the inputs wait for it. `state()` shows the chips where the hands have put
 them, queued or not.
 
+Games against the board (issue 13: firmware/computer.py). `new_game` writes the seats the
+board plays, their levels and the hints setting into settings.json and restarts the board
+for a new game, as `config set --restart` and BACK at "Resume game?" would. The board sees
+only the grid: a rack is shown to it by laying its chips on free squares. The PC holds the
+racks a real table would: `hands`, each seat's chips drawn from a simulated bag (the set's
+chips less those on the board and in the hands; a seeded PRNG) when the board asks for that
+seat's rack, for its own turn or for a person's hint. `show_rack` lays the rack on free
+squares, `follow` moves each shown chip to its square of the board's move and lifts the
+rest, `take_rack` lifts a rack shown; all go through the same queue as the clicks. The
+board's events keep the hands in step (`_table`): a move's chips leave its player's hand,
+a swap's go back to the bag, and the board's rack shown for a swap or a pass is lifted.
+
 `serial()` gives the board a USB port: a pseudo-terminal whose path host tools open as they
 would /dev/ttyACM0. The firmware's event lines go out on it and the PC's command lines come
 in. A Ctrl-C stops the firmware and hands the port to a MicroPython REPL twin
@@ -29,13 +41,14 @@ the twin's soft reboot boots the firmware again from the folder, with whatever w
 import collections
 import json
 import os
+import random
 import shutil
 import tempfile
 import threading
 import time
 
 import host_tools
-from engine import squares
+from engine import faces, squares
 from engine.compat import ticks_add, ticks_diff
 from firmware.fsio import DeviceFS
 from firmware.sim.simboard import SimBoard, chip_tags
@@ -144,6 +157,21 @@ class _Playing:
 
 
 _TOOLS = host_tools.command()
+BOARD_MODES = ("show_rack", "think", "guide", "hint")  # firmware/modes_computer.py
+DEAL_SEED = 13  # the simulated bag's PRNG: the same racks every run
+FACE_ORDER = "0123456789+-×÷/=?"  # a rack's chips in the order the page draws them
+
+
+def _record_face(code):
+    """The chip for a board cell's code, as laid: "?" for a joker, else its face's text."""
+    if code & faces.JOKER_BIT:
+        return "?"
+    return faces.text(chr(code & faces.FACE_MASK))
+
+
+def _face_rank(face):
+    return FACE_ORDER.index(face) if face in FACE_ORDER else len(FACE_ORDER)
+
 
 # The line under the board's buttons on the web page: what to do now, for every mode of the
 # referee (firmware/referee.py MODES) and every service mode the PC can start
@@ -162,6 +190,20 @@ HINTS = {
     "over": "Final scores. Clear the board, then press OK for a new game.",
     "resume": "A game was saved. OK resumes it, BACK starts a new game.",
     "clear": "A new game starts as soon as the board is clear: lift every chip.",
+    "show_rack": (
+        "The board asks for %(name)s's rack: lay its chips on free squares (they are not a "
+        "move), then press OK."
+    ),
+    "show_hint": (
+        "A hint: lay %(name)s's rack on free squares (they are not a move), then press OK. "
+        "BACK returns to the move."
+    ),
+    "think": "The board is thinking.",
+    "guide": (
+        "The board's move: move each chip shown to the square that blinks green, lift the "
+        "rest, then press OK."
+    ),
+    "hint": "The hint's squares blink green. Any button or chip returns to the move.",
     "problem": "First: %(message)s.",
     "diag": "Sensor test, started from the PC: lay chips anywhere to test the sensors. "
     "BACK ends it.",
@@ -173,7 +215,7 @@ HINTS = {
 
 
 class LiveBoard:
-    def __init__(self, root=None, game="calculissimo", speed=1.0):
+    def __init__(self, root=None, game="calculissimo", speed=1.0, seed=DEAL_SEED):
         if root is None:
             self._tmp = tempfile.TemporaryDirectory(prefix="simboard-")
             root = self._tmp.name
@@ -194,6 +236,14 @@ class LiveBoard:
         self._thread = None
         self._stop = threading.Event()
         self.board = None  # type: SimBoard | None
+        # The table around the board (the module's docstring): seat -> the faces of the rack
+        # the PC holds for it, and square -> (seat, face) of its chips lying on the board,
+        # shown to the board or laid for a move (a hand's chips are wherever they lie).
+        self.rng = random.Random(seed)
+        self.hands = {}
+        self.shown = {}
+        self.laid = {}
+        self.subscribers.append(self._table)
         self._boot()
 
     # ----- the board's life -----------------------------------------------------------------
@@ -258,6 +308,7 @@ class LiveBoard:
         board = self.board  # (after the port: a soft reboot there boots a new one)
         if self.repl is None:  # the firmware runs: the hands act, and it sees them
             self._play(board.clock.ticks_ms())
+            board = self.board  # (a new game among the inputs boots a new one too)
             board.app.tick()  # supervised, as on the board: a fault never stops the thread
             if board.app.restart or not board.app.running:
                 self._boot()
@@ -287,9 +338,10 @@ class LiveBoard:
                 raise ValueError("%s already holds a chip" % self.square_name(sq))
             if face not in box:
                 raise ValueError("no chip %r in this game" % (face,))
-            if not box[face]:
-                raise ValueError("no %s chip left in the box" % face)
+            if not box[face] or not self._bag(self._to_move())[face]:
+                raise ValueError("no %s chip left in the box" % face)  # (or in racks)
             self.inputs.append(("put", sq, face))
+            self._from_hand(sq, face)
 
     def clear(self):
         """Lift every chip on the board, one after the other, as hands clearing it would:
@@ -301,7 +353,7 @@ class LiveBoard:
                 raise ValueError("the game is on: its chips stay until the game is over")
             chips = sorted(self._planned()[0])
             for sq in chips:
-                self.inputs.append(("take", sq))
+                self._take(sq)
             return len(chips)
 
     def _clearable(self):
@@ -335,7 +387,7 @@ class LiveBoard:
         with self.lock:
             if sq not in self._planned()[0]:
                 raise ValueError("no chip there")
-            self.inputs.append(("take", sq))
+            self._take(sq)
 
     def press(self, name, hold=HOLD_MS):
         """Press a board button, held down at least `hold` ms of the board's time and until
@@ -344,6 +396,343 @@ class LiveBoard:
             if name not in self.board.pins:
                 raise ValueError("no button %r" % (name,))
             self.inputs.append(("press", name, hold))
+
+    # ----- the table: games against the board, and the racks the PC holds (issue 13) ---------
+
+    def new_game(self, players=None, computer=None, hints=None, think_seconds=None):
+        """A new game with these settings (None keeps a setting as it is): settings.json is
+        written at once, checked as the board checks it (ValueError, and nothing written, if
+        it would refuse a value); then, after the inputs already given, the hands sweep the
+        board clear, the board restarts with the new settings and BACK at "Resume game?"
+        starts the new game. `computer`: each seat's level, 0 a person, 1 to 4 the board."""
+        from firmware import settings as S
+
+        path = os.path.join(self.root, "settings.json")
+        with self.lock:
+            prof = self.board.profile
+            try:
+                with open(path, encoding="utf-8") as f:
+                    data = json.load(f)
+            except (OSError, ValueError):
+                data = {}
+            if not isinstance(data, dict):
+                data = {}
+            change = {"players": players, "computer": computer, "hints": hints}
+            change["think_seconds"] = think_seconds
+            change = {k: v for k, v in change.items() if v is not None}
+            if "players" in change and not (
+                isinstance(players, int) and prof.min_players <= players <= prof.max_players
+            ):
+                raise ValueError("players must be %d to %d" % (prof.min_players, prof.max_players))
+            problems = S.validate(change)[1]
+            if problems:
+                raise ValueError(problems[0])
+            data.update(change)
+            n = data.get("players", S.DEFAULTS["players"])
+            if isinstance(data.get("computer"), list):
+                data["computer"] = data["computer"][:n]  # no levels for seats not in play
+            with open(path, "w", encoding="utf-8") as f:
+                json.dump(data, f, ensure_ascii=False)
+            self.inputs.append(("restart",))
+            self.inputs.append(("new",))
+
+    def _sweep(self):
+        """Every chip off the board at once, as before the board is switched off and on."""
+        board = self.board
+        for sq in range(len(board.chain.inputs) * 8):
+            if board.chain.present(sq):
+                board.take(sq)
+        self.shown.clear()
+        self.laid.clear()
+
+    def ask_hint(self):
+        """Ask the board for a hint through its own menu, as a person would: BACK opens the
+        turn menu, ◀ ▶ to "Hint", OK. Queued; the presses are worked out when its turn
+        comes, from what the board shows then."""
+        with self.lock:
+            app = self.board.app
+            ref = app.referee
+            if app.service is not None or ref.game is None or ref.mode not in ("play", "menu"):
+                raise ValueError("the board gives hints during a person's turn")
+            if not ref.hints_on():
+                raise ValueError("hints are off (choose them for a new game)")
+            if ref.game.pending:
+                raise ValueError("the menu opens with no chip laid: lift this turn's chips")
+            self.inputs.append(("menu", "hint", 0))
+
+    def _menu_presses(self, item):
+        """The presses that choose `item` in the turn menu: BACK first if the menu is not
+        open (once: a second visit finds it open, or gives up), then ◀ or ▶, then OK."""
+        ref = self.board.app.referee
+        if ref.mode == "play" and not item[2]:
+            return [("press", "back", HOLD_MS), ("menu", item[1], 1)]
+        if ref.mode != "menu":
+            return []
+        items = ref.menu_items()
+        if item[1] not in items:
+            return []
+        k, at, n = items.index(item[1]), ref.state.at, len(items)
+        right = (k - at) % n
+        if right <= n - right:
+            presses = [("press", "right", HOLD_MS)] * right
+        else:
+            presses = [("press", "left", HOLD_MS)] * (n - right)
+        return presses + [("press", "ok", HOLD_MS)]
+
+    def show_rack(self):
+        """The board asks for the rack of the player to move (for its own turn, or for a
+        hint): the PC's hand for that seat, topped up from the bag, is laid on free squares.
+        Queued. Returns the squares."""
+        with self.lock:
+            app = self.board.app
+            ref = app.referee
+            if app.service is not None or ref.mode != "show_rack":
+                raise ValueError("the board is not asking for a rack now")
+            p = ref.game.to_move
+            self._deal(p)
+            rack = self._in_hand(p)
+            if not rack:
+                raise ValueError("the rack is on the board already: press OK")
+            chips = self._planned()[0]
+            free = self._free(chips, len(rack))
+            for sq, face in zip(free, rack):
+                self.inputs.append(("put", sq, face))
+                self.shown[sq] = (p, face)
+            return [self.square_name(sq) for sq in free]
+
+    def follow(self):
+        """The board's move (mode guide), laid as the person helping it would: each chip
+        taken from where it was shown to its square (a shown chip already on a square of
+        the move is picked up first), then the rack's other chips lifted. Queued; OK plays
+        it. Returns how many chips are laid."""
+        with self.lock:
+            app = self.board.app
+            ref = app.referee
+            if app.service is not None or ref.mode != "guide":
+                raise ValueError("the board has no move to lay now")
+            p = ref.game.to_move
+            chips = self._planned()[0]
+            rack = {sq: chips[sq] for sq in self._rack_squares(chips)}
+            todo = []
+            for sq, code in ref.state.move.placements:
+                if sq not in chips or sq in rack:  # else its chip is there already
+                    todo.append((sq, _record_face(code)))
+            hand = []
+            for sq, _ in todo:
+                if sq in rack:
+                    hand.append(rack.pop(sq))
+                    self._take(sq)
+            for sq, face in todo:
+                if face in hand:
+                    hand.remove(face)
+                else:
+                    src = min((k for k in rack if rack[k] == face), default=None)
+                    if src is not None:  # (else from the box: a rack shown some other way)
+                        del rack[src]
+                        self._take(src)
+                self.inputs.append(("put", sq, face))
+                if p in self.hands:
+                    self.laid[sq] = (p, face)
+            for sq in sorted(rack):
+                self._take(sq)
+            return len(todo)
+
+    def take_rack(self):
+        """Lift every chip of a rack shown to the board (after a hint, say). Queued;
+        returns how many."""
+        with self.lock:
+            chips = self._planned()[0]
+            rack = sorted(self._rack_squares(chips))
+            if not rack:
+                raise ValueError("no rack is shown on the board")
+            for sq in rack:
+                self._take(sq)
+            return len(rack)
+
+    def _rack_squares(self, chips):
+        """The squares holding chips of a rack shown, where the hands will have them: laid
+        by `show_rack`, or by hand and read as such by the board."""
+        shown = self.board.app.referee.shown
+        return [sq for sq in chips if sq in self.shown or sq in shown]
+
+    def _take(self, sq):
+        """Queue a chip lifted; a hand's chip goes back to its hand."""
+        self.inputs.append(("take", sq))
+        self.shown.pop(sq, None)
+        self.laid.pop(sq, None)
+
+    def _from_hand(self, sq, face):
+        """A chip laid by a click: from the hand of the player to move, if it holds one."""
+        ref = self.board.app.referee
+        if ref.game is None or self.board.app.service is not None:
+            return
+        p = ref.game.to_move
+        if face in self._in_hand(p):
+            (self.shown if ref.mode == "show_rack" else self.laid)[sq] = (p, face)
+
+    def _to_move(self):
+        """The seat whose hand a click may lay chips from: the person to move."""
+        ref = self.board.app.referee
+        game = ref.game
+        if game is None or ref.level(game.to_move):
+            return None
+        return game.to_move
+
+    def _in_hand(self, p):
+        """The faces of seat p's rack not on the board."""
+        left = list(self.hands.get(p, ()))
+        for where in (self.shown, self.laid):
+            for seat, face in where.values():
+                if seat == p and face in left:
+                    left.remove(face)
+        return left
+
+    def _bag(self, keep=None):
+        """face -> how many chips may be dealt: in the box, less the hands' chips (but for
+        those of seat `keep`: the player to move may lay their own)."""
+        box = self._planned()[1]
+        for p in self.hands:
+            if p == keep:
+                continue
+            for face in self._in_hand(p):
+                if box.get(face):
+                    box[face] -= 1
+        return box
+
+    def _deal(self, p):
+        """Top seat p's hand up to the rack the board's game says it holds."""
+        game = self.board.app.referee.game
+        hand = self.hands.setdefault(p, [])
+        want = game.rack_count(p) - len(hand)
+        if want <= 0:
+            return
+        bag = self._bag()
+        pool = [face for face in sorted(bag) for _ in range(bag[face])]
+        for _ in range(min(want, len(pool))):
+            hand.append(pool.pop(self.rng.randrange(len(pool))))
+        hand.sort(key=_face_rank)
+
+    def _free(self, chips, n):
+        """n free squares for a rack shown: from the bottom row up, left to right, away from
+        the game, which starts in the middle."""
+        prof = self.board.profile
+        cells = self.board.app.referee.game.board.cells
+        out = []
+        for row in range(prof.height - 1, -1, -1):
+            for col in range(prof.width):
+                sq = row * prof.width + col
+                if sq not in chips and not cells[sq]:
+                    out.append(sq)
+                    if len(out) == n:
+                        return out
+        return out
+
+    def _table(self, line):
+        """Keep the hands in step with the board's events (a subscriber to its lines)."""
+        try:
+            ev = json.loads(line)
+        except ValueError:
+            return
+        kind = ev.get("ev")
+        if kind == "new_game":
+            self.hands.clear()
+            self.shown.clear()
+            self.laid.clear()
+            return
+        p = ev.get("player")
+        if not isinstance(p, int):
+            return
+        p -= 1
+        if kind in ("move", "replace"):
+            hand = self.hands.get(p)
+            prof = self.board.profile
+            for chip in str(ev.get("move", "")).split():
+                name, _, face = chip.partition(":")
+                try:
+                    sq = squares.parse(name, prof.width, prof.height)
+                except ValueError:
+                    continue
+                self.laid.pop(sq, None)
+                self.shown.pop(sq, None)
+                face = "?" if face.startswith("?") else face
+                if hand is not None and face in hand:
+                    hand.remove(face)  # played: no longer in the player's rack
+        elif kind == "computer" and ev.get("move") is None:
+            # the board swaps or passes: its rack shown is taken back, the swapped chips
+            # go back in the bag
+            for sq in sorted(self._rack_squares(self._planned()[0])):
+                self._take(sq)
+            hand = self.hands.get(p)
+            for ch in ev.get("swap") or ():
+                face = "?" if ch == faces.JOKER else faces.text(ch)
+                if hand is not None and face in hand:
+                    hand.remove(face)
+        elif kind == "swap" and p in self.hands and not self.board.app.referee.level(p):
+            del self.hands[p]  # a person's swap: which chips went back is not said
+
+    def _table_state(self):
+        """The game against the board, for the page: the seats' levels, what the board asks
+        for now, the board's move or the hint on show, and the hands the PC holds."""
+        app = self.board.app
+        ref = app.referee
+        game = ref.game
+        settings = ref.settings
+        prof = self.board.profile
+        out = {
+            "setup": {
+                "players": settings["players"],
+                "computer": list(settings["computer"]),
+                "hints": settings["hints"],
+                "think_seconds": settings["think_seconds"],
+                "min_players": prof.min_players,
+                "max_players": prof.max_players,
+                "hall": settings["sensor"] == "hall",  # the board plays no seat then
+            },
+            "seats": [],
+            "asks": None,
+            "guide": None,
+            "hint_move": None,
+            "racks": [],
+            "rack_shown": [],
+        }
+        if game is None:
+            return out
+        name = self.square_name
+        out["seats"] = [ref.level(p) for p in range(game.players)]
+        mode = ref.mode if app.service is None else None
+        p = game.to_move
+        state = ref.state
+        if mode == "show_rack":
+            self._deal(p)
+            out["asks"] = {
+                "player": p + 1,
+                "hint": bool(state.hint),
+                "count": game.rack_count(p),
+                "level": ref.level(p),
+            }
+        elif mode == "guide":
+            chips = [[name(sq), _record_face(code)] for sq, code in state.move.placements]
+            out["guide"] = {
+                "player": p + 1,
+                "level": ref.level(p),
+                "move": str(state.move),
+                "score": state.score,
+                "chips": chips,
+            }
+        elif mode == "hint" and state.move is not None:
+            out["hint_move"] = {"player": p + 1, "move": str(state.move), "score": state.score}
+        for seat in sorted(self.hands):
+            shown = {name(sq): f for sq, (s, f) in sorted(self.shown.items()) if s == seat}
+            out["racks"].append(
+                {
+                    "player": seat + 1,
+                    "level": ref.level(seat),
+                    "hand": self._in_hand(seat),
+                    "shown": shown,
+                }
+            )
+        out["rack_shown"] = [name(sq) for sq in sorted(self._rack_squares(self._planned()[0]))]
+        return out
 
     def _planned(self):
         """The chips where the hands will have put them once the queue is played: square ->
@@ -388,6 +777,20 @@ class LiveBoard:
             self.inputs.popleft()
             if kind == "enter":  # the tally's buttons, worked out now: ▶ ... ▶ OK
                 self.inputs.extendleft(reversed(self._presses(item[1])))
+                continue
+            if kind == "menu":  # the turn menu's buttons, worked out now: BACK, ◀ ... OK
+                self.inputs.extendleft(reversed(self._menu_presses(item)))
+                continue
+            if kind == "restart":  # the new settings: the board swept and started again
+                self._sweep()
+                self._boot()
+                self.not_before = ticks_add(now, GAP_MS)
+                return
+            if kind == "new":  # after the restart: BACK at "Resume game?", OK after a game
+                mode = self.board.app.referee.mode
+                button = {"resume": "back", "over": "ok"}.get(mode)
+                if button is not None:
+                    self.inputs.appendleft(("press", button, HOLD_MS))
                 continue
             played = self._give(item, now, app)
             if played is not None:  # (else it cannot be played any more: the next one)
@@ -459,7 +862,8 @@ class LiveBoard:
             ref = app.referee
             game = ref.game
             leds = [list(board.led(sq)) for sq in range(n)]
-            planned, box = self._planned()
+            table = self._table_state()  # (first: it deals the rack the board asks for)
+            planned = self._planned()[0]
             chips = {}
             for sq, face in sorted(planned.items()):
                 if face is not None:
@@ -473,7 +877,7 @@ class LiveBoard:
                 "oled": self.oled_hex(),
                 "screen": board.screen(),
                 "chips": chips,
-                "box": box,
+                "box": self._bag(self._to_move()),  # (the racks the PC holds are not in it)
                 "names": [ref.name(p) for p in range(game.players)] if game else [],
                 "totals": game.totals() if game else [],
                 "to_move": game.to_move if game else None,
@@ -494,6 +898,7 @@ class LiveBoard:
                 "hint": self.hint(),
                 "lang": ref.lang,
                 "reasons": self.reasons(),
+                "table": table,
             }
 
     def _tally(self):
@@ -527,11 +932,18 @@ class LiveBoard:
             if ref.game is None:
                 return HINTS["off"]
             mode = ref.mode
-            if mode not in ("resume", "over", "clear") and ref.blocked() is not None:
+            blocked = ref.blocked()
+            # (a rack shown is what the board's own modes ask for: not a problem there)
+            if blocked is not None and blocked[0] == "lift_shown" and mode in BOARD_MODES:
+                blocked = None
+            if mode not in ("resume", "over", "clear") and blocked is not None:
                 return HINTS["problem"] % {"message": ref.message}
             tally = self._tally()
             if tally is not None:
                 return HINTS["tally_done"] if tally["done"] else HINTS["tally"] % tally
+            if mode == "show_rack":
+                key = "show_hint" if ref.state.hint else "show_rack"
+                return HINTS[key] % {"name": ref.name(ref.game.to_move)}
             return HINTS.get(mode, "")
 
     def reasons(self):

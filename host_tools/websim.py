@@ -11,8 +11,20 @@ over a `LiveBoard`, the real firmware running in real time on the simulated hard
     POST /api/tally           {"face": "7"}                   the end tally: enter a chip
                                                               with the buttons (▶ ... OK)
 
-A chip laid or lifted and a button pressed are queued (so are the chips `clear` lifts and
-the presses `tally` makes): the board plays them in order, in
+A game against the board (issue 13; LiveBoard's "table"):
+
+    POST /api/new_game        {"players": 2, "computer": [0, 3], "hints": true}
+                              settings.json for a new game (each seat's level: 0 a person,
+                              1-4 the board), then the board restarts into it
+    POST /api/show_rack       {}   lay the rack the board asks for (the PC's hand for that
+                                   seat, drawn from a simulated bag) on free squares
+    POST /api/follow          {}   lay the board's move: each shown chip to its square,
+                                   the rest lifted (then OK plays it)
+    POST /api/take_rack       {}   lift a rack shown (after a hint)
+    POST /api/hint            {}   ask a hint through the board's menu (BACK, ◀ ▶, OK)
+
+A chip laid or lifted and a button pressed are queued (so are the chips `clear` lifts, the
+presses `tally` and `hint` make, and the chips of the table's actions): the board plays them in order, in
 its own time, each held or left until the firmware has sensed it (LiveBoard), so nothing is
 lost when the board's clock lags behind a busy PC's. The state shows the chips where the
 hands have put them at once; the LEDs and the events, what the firmware has sensed.
@@ -39,6 +51,14 @@ from engine.errors import EngineError
 
 WEB = Path(__file__).resolve().parent / "web"
 BUTTONS = ("left", "right", "ok", "back")
+# The table's actions with an empty body: LiveBoard method, and what the answer reports.
+TABLE = {
+    "/api/show_rack": ("show_rack", "squares"),
+    "/api/follow": ("follow", "laid"),
+    "/api/take_rack": ("take_rack", "lifted"),
+    "/api/hint": ("ask_hint", None),
+}
+ACTIONS = ("/api/place", "/api/lift", "/api/press", "/api/clear", "/api/tally", "/api/new_game")
 TYPES = {
     ".html": "text/html; charset=utf-8",
     ".js": "text/javascript; charset=utf-8",
@@ -101,6 +121,10 @@ def board_info(live):
                 "last_move": list(L.COLOURS[L.WHITE]),
                 "joker": list(L.COLOURS[L.YELLOW]),
                 "unknown": list(L.COLOURS[L.MAGENTA]),
+                # blinking: where a chip of the board's move or of a hint goes, and the chips
+                # of a rack shown to the board (firmware/modes_computer.py)
+                "place": list(L.COLOURS[L.ALERT["place"]]),
+                "ask": list(L.COLOURS[L.ALERT["ask"]]),
             },
         }
 
@@ -211,10 +235,18 @@ class Handler(BaseHTTPRequestHandler):
     def _post(self):
         live = self.server.live
         path = urlsplit(self.path).path
-        if path not in ("/api/place", "/api/lift", "/api/press", "/api/clear", "/api/tally"):
+        if path not in ACTIONS and path not in TABLE:
             self._json(404, {"error": "no such action: %s" % path})
             return
         data = self._body()
+        if path in TABLE:
+            method, key = TABLE[path]
+            done = getattr(live, method)()
+            self._json(200, {"ok": True, key: done} if key else {"ok": True})
+            return
+        if path == "/api/new_game":
+            self._new_game(live, data)
+            return
         if path == "/api/clear":
             self._json(200, {"ok": True, "lifted": live.clear()})
             return
@@ -242,6 +274,19 @@ class Handler(BaseHTTPRequestHandler):
             if not isinstance(face, str):
                 raise BadRequest("face must be a chip face such as 9, +, × or ?")
             live.place(square, face)
+        self._json(200, {"ok": True})
+
+    def _new_game(self, live, data):
+        players = data.get("players")
+        if players is not None and (not isinstance(players, int) or isinstance(players, bool)):
+            raise BadRequest("players must be a whole number")
+        computer = data.get("computer")
+        if computer is not None and not isinstance(computer, list):
+            raise BadRequest("computer must be a list of levels, 0 (a person) to 4")
+        hints = data.get("hints")
+        if hints is not None and not isinstance(hints, bool):
+            raise BadRequest("hints must be true or false")
+        live.new_game(players, computer, hints, data.get("think_seconds"))
         self._json(200, {"ok": True})
 
 

@@ -79,7 +79,11 @@ FAULTS = COUNTS[2:]
 KEEP = 8  # kinds of each fault described
 STUCK_MS = 10000  # how long a board with still chips and no noise may take to accept a turn
 GAMES = ("calculissimo", "calqable")
-MENUS = {"calculissimo": ("pass", "swap", "back"), "calqable": ("pass", "swap", "rule5", "back")}
+# The turn menu with hints on (the default): "hint" before "back" (firmware/referee.py).
+MENUS = {
+    "calculissimo": ("pass", "swap", "hint", "back"),
+    "calqable": ("pass", "swap", "rule5", "hint", "back"),
+}
 
 # How often each thing happens: per turn unless said otherwise.
 RATES = {

@@ -3,7 +3,9 @@
 The rulebook's first two moves are played by clicking, as a family would: a square, then
 the chip's face in the picker, for each chip, then the board's OK button. The board runs in
 real time on its own thread, as under `make sim`. A screenshot of the page after the second
-move is kept as build/artifacts/websim.png.
+move is kept as build/artifacts/websim.png. A game against the board (issue 13) is played
+in the page too: a new game with the board in a seat, its rack shown and its move laid with
+one click each, and a hint through the board's menu (build/artifacts/websim-computer.png).
 
 The test waits only for what the page shows (a chip drawn, LEDs green, a total, the mode's
 hint), never for a fixed time, and the waits are long: on a busy PC (two cores, another
@@ -34,6 +36,7 @@ ARTIFACT = ARTIFACTS / "websim.png"  # desktop, after the rulebook's first two m
 PHONE = ARTIFACTS / "websim-phone.png"  # 390 x 844, a phone
 TALLY = ARTIFACTS / "websim-tally.png"  # the end tally
 DEUTERANOPIA = ARTIFACTS / "websim-deuteranopia.png"  # the desktop shot as a deuteranope sees it
+COMPUTER = ARTIFACTS / "websim-computer.png"  # a game against the board: its move to lay
 CHROMIUM = "/usr/bin/chromium"
 ARGS = [
     "--headless",
@@ -417,3 +420,97 @@ def wait_status(tab, player, status):
                             .dataset.status === want""",
         arg=[player, status],
     )
+
+
+def blinks(tab, square, want):
+    """Until the square's LED shows `want` ("green": g only; "yellow": r and g, no b) in
+    its lit phase: alerts blink at 2 Hz, and the page polls faster than that."""
+    tab.wait_for_function(
+        """([n, want]) => {
+             const v = document.querySelector(`[data-square="${n}"]`).dataset.led || "";
+             const [r, g, b] = v.split(",").map(Number);
+             return want === "green" ? g > 20 && r === 0 && b === 0 : r > 20 && g > 20 && b === 0;
+           }""",
+        arg=[square, want],
+    )
+
+
+def test_a_game_against_the_board_and_a_hint(page):
+    """The new-game form puts the board in P2's seat; P1 plays by clicking; the board's rack
+    (dealt by the PC) is laid with one click, its move with another, each OK on the board's
+    own button; then P1 asks a hint through the board's menu and shows their rack."""
+    tab = page
+    live = tab.live
+    tab.click("#setup summary")
+    tab.select_option('#setup-seats select[data-seat="1"]', "3")
+    assert tab.locator("#setup-hints").is_checked()  # hints are on by default
+    tab.click("#setup-start")
+    tab.wait_for_function(
+        """() => document.querySelector('#totals [data-player="2"] .seat')
+                   ?.textContent === 'board, level 3'"""
+    )
+    assert live.state()["table"]["seats"] == [0, 3]
+    assert not tab.locator("#ask-hint").is_hidden()  # P1, a person, may ask a hint
+    for square, face in MOVE_1:
+        lay(tab, square, face)
+    wait_all_green(tab, MOVE_1)
+    tab.click("#btn-ok")
+    wait_totals(tab, ["48", "0"])
+
+    # the board asks for its rack: the PC deals it, and one click lays it on free squares
+    tab.wait_for_selector("#show-rack:not([hidden]):not([disabled])")
+    assert "asks for the rack of P2" in tab.locator("#table-say").inner_text()
+    assert tab.locator('#racks [data-player="2"] .rack-chip').count() == 7
+    tab.click("#show-rack")
+    tab.wait_for_function("() => document.querySelectorAll('#board .sq.shown .chip').length === 7")
+    blinks(tab, "A15", "yellow")
+    tab.click("#btn-ok")
+    tab.wait_for_selector("#follow:not([hidden])")
+    guide = live.state()["table"]["guide"]
+    say = tab.locator("#table-say").inner_text()
+    assert say.startswith("P2 (board, level 3) plays %s for %d" % (guide["move"], guide["score"]))
+    blinks(tab, guide["chips"][0][0], "green")  # where its first chip goes
+    assert "(the board, level 3) plays" in tab.locator("#events").inner_text()
+    tab.wait_for_function("() => document.getAnimations().every(a => a.playState !== 'running')")
+    tab.wait_for_selector("#toast", state="hidden")  # "A new game: the board restarts"
+    log = tab.locator("#events").inner_text()
+    assert "shown on G15" in log and "laid on G15" not in log  # a rack chip: one line
+    COMPUTER.parent.mkdir(parents=True, exist_ok=True)
+    for _ in range(10):  # in the blink's lit phase, the move's squares green
+        blinks(tab, guide["chips"][0][0], "green")
+        tab.screenshot(path=str(COMPUTER), full_page=True)
+        if led(tab, guide["chips"][0][0])[0][1] > 20:
+            break
+
+    # one click moves every chip to its square and lifts the rest; OK plays it
+    tab.click("#follow")
+    tab.wait_for_function(
+        """chips => chips.every(([n, f]) =>
+             document.querySelector(`[data-square="${n}"] [data-chip="${f}"]`))
+           && !document.querySelector('#board .sq.shown')""",
+        arg=guide["chips"],
+    )
+    tab.click("#btn-ok")
+    wait_totals(tab, ["48", str(guide["score"])])
+    assert tab.locator("#totals .to-move .name").inner_text() == "P1"
+
+    # a hint: the board's menu, with its own buttons; P1's rack is dealt and shown too
+    tab.click("#ask-hint")
+    tab.wait_for_selector("#show-rack:not([hidden]):not([disabled])")
+    assert tab.locator("#table-say").inner_text().startswith("A hint for P1")
+    tab.click("#show-rack")
+    tab.wait_for_function("() => document.querySelectorAll('#board .sq.shown .chip').length === 7")
+    tab.click("#btn-ok")
+    tab.wait_for_function("() => /^Hint: /.test(document.getElementById('table-say').textContent)")
+    hint = live.state()["table"]["hint_move"]
+    assert hint is not None and hint["player"] == 1
+    blinks(tab, hint["move"].split()[0].split(":")[0], "green")
+    assert "Hint for P1" in tab.locator("#events").inner_text()
+    tab.click("#btn-back")  # back to the move; the rack shown comes off with one click
+    tab.wait_for_selector("#take-rack:not([hidden])")
+    tab.click("#take-rack")
+    tab.wait_for_function("() => !document.querySelector('#board .sq.shown')")
+    tab.wait_for_function(
+        "() => /^Lay chips/.test(document.getElementById('mode-hint').textContent)"
+    )
+    assert live.state()["mode"] == "play"

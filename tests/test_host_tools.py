@@ -240,6 +240,31 @@ def test_watch_reports_a_board_that_mis_scores(capsys, board):
     assert lines[-1] == "  !! MISMATCH: the board gave 47, the PC scores 48"
 
 
+def test_watch_describes_the_boards_own_moves_and_hints():
+    """A game against the board (issue 13): its moves, swaps and passes, the racks shown to
+    it and the hints, one readable line each (the event lines firmware/referee.py writes)."""
+    from host_tools.cmd_watch import describe
+
+    said = [
+        {"ev": "shown", "square": "A1", "face": "9"},
+        {"ev": "computer", "player": 2, "level": 3, "move": "D6:9 D7:+ D9:?+", "score": 104},
+        {"ev": "computer", "player": 2, "level": 4, "swap": ["*", ":", "?"], "score": 0},
+        {"ev": "computer", "player": 1, "level": 1, "swap": None, "score": 0},
+        {"ev": "hint", "player": 1, "move": "D8:9 E8:+", "score": 15, "hints": 1},
+        {"ev": "hint", "player": 2, "move": None, "score": 0, "hints": 3},
+        {"ev": "stray", "square": "C3", "face": "7"},
+    ]
+    assert [describe(ev, ("Ana",)) for ev in said] == [
+        "A1 shown: 9",
+        "P2 (board, level 3) plays D6:9 D7:+ D9:?+ for 104",
+        "P2 (board, level 4) swaps 3 chips: × ÷ ?",
+        "Ana (board, level 1) passes",
+        "Ana asks a hint: D8:9 E8:+ for 15 (hint 1)",
+        "P2 asks a hint: no move found (hint 3)",
+        "C3: not the board's move (7), take it off",
+    ]
+
+
 def test_diag_reports_every_sensor_and_hands_the_chips_to_the_game(capsys, board):
     board.start()
 
@@ -390,3 +415,18 @@ def test_the_socket_port_never_hands_the_board_to_the_repl(capsys, tmp_path):
         assert status == 0, out + err
     finally:
         live.stop()
+
+
+def test_an_export_marks_the_boards_seats_and_the_hints():
+    # issue 13: the archive's "about" holds them; the record keeps them as added keys
+    from engine import record
+    from engine.game import Game
+    from host_tools.cmd_games import to_record
+    from tests.engine.fixtures import default_profile
+
+    game = Game(default_profile(), 2)
+    about = {"racks": [[], []], "computer": [0, 4], "hints": [3, 0]}
+    data = to_record(game, about)
+    assert (data["computer"], data["hints"]) == ([0, 4], [3, 0])
+    read = record.read(json.loads(json.dumps(data)))
+    assert (read.computer, read.hints) == ([0, 4], [3, 0])

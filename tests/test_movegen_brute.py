@@ -19,6 +19,7 @@ import time
 import pytest
 
 from engine import movegen
+from engine.search import Search
 from tests import movegen_brute
 from tests.engine.test_movegen import position
 
@@ -48,6 +49,12 @@ def compare(game, seed):
     for move, score in got.items():
         if move not in want:
             problems.append("%s: generated (%r), not legal" % (move, score))
+    # The bound (best()) and the whole anytime search (engine/search.py's phases and
+    # passes) must keep the best score the brute force finds.
+    top = max(want.values()) if want else None
+    for name, (move, score) in (("best()", movegen.best(g)), ("search", Search(g).run())):
+        if score != top or (move is not None and want.get(move) != score):
+            problems.append("%s: %s %r, brute force's best %r" % (name, move, score, top))
     return len(want), problems
 
 

@@ -94,6 +94,18 @@ LEFT_OUT: dict[str, str] = {
         "code in RAM the largest free block is 15-41 KB (MemoryError)"
     ),
 }
+# The board thinking for its own seat and for hints (whole games against it): with the
+# search's code, the simulated parts' and the tests' all loaded from .mpy files into RAM,
+# 53.7-54.8 KB is free after the imports, and the think's lists find no room (MemoryError;
+# runs of 2026-11-25: eight of the ten tests failed so, then the hint test too, with 3.5 KB
+# free after a collection). A stock board with the firmware from .mpy files has about
+# 150 KB free after its imports; the think itself runs on the emulated Pico in `make bench`
+# (tools/thinkbench.py: 10.3 KB of heap at most, level 4), and how deep it nests calls is
+# held by tests/test_board_seat.py.
+LEFT_OUT["tests.fw.test_computer"] = (
+    "the board's think with the simulated parts' and the tests' code in RAM: MemoryError "
+    "(54 KB free after the imports); see the comment above"
+)
 
 # Whole-board modules that pass here but take minutes of emulation each (emulated cycles on
 # 2026-11-24; the emulator does about 60 M a second on one core): `make test` leaves them to

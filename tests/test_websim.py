@@ -533,3 +533,142 @@ def test_the_boards_player_colours_stay_apart_for_deuteranopes():
     signals = {k: as_drawn(L.COLOURS[i]) for k, i in zip(SIGNALS, (2, 3, 4, 1, 6, 5))}
     closest = colour_distances(players, signals)[0]
     assert min(closest[0], closest[1]) >= APART, closest
+
+
+# ----- issue 13: a game against the board, and hints ---------------------------------------
+
+
+def events_of(s, kind):
+    return [ev for ev in map(json.loads, s["events"]) if ev["ev"] == kind]
+
+
+def test_a_few_turns_against_the_board_and_a_hint(site):
+    live, port = site
+    for square, face in FIRST_MOVE[:2]:  # a game under way: the new game replaces it
+        api(port, "POST", "/api/place", {"square": square, "face": face})
+    body = {"players": 2, "computer": [0, 3], "hints": True}
+    assert api(port, "POST", "/api/new_game", body) == (200, {"ok": True})
+    assert run_until(live, lambda: live.idle() and state(port)["mode"] == "play")
+    saved = json.loads((Path(live.root) / "settings.json").read_text())
+    assert (saved["computer"], saved["hints"], saved["current_ma"]) == ([0, 3], True, 500)
+    s = state(port)
+    assert s["chips"] == {} and s["totals"] == [0, 0] and "Resume game?" not in s["screen"]
+    table = s["table"]
+    assert table["seats"] == [0, 3] and table["setup"]["computer"] == [0, 3]
+    assert table["asks"] is None and table["racks"] == []
+    since = s["count"]
+
+    # P1, a person, plays; then the board asks for its rack, which the PC deals
+    for square, face in FIRST_MOVE:
+        api(port, "POST", "/api/place", {"square": square, "face": face})
+    live.run(1500)
+    api(port, "POST", "/api/press", {"button": "ok"})
+    assert run_until(live, lambda: live.idle() and state(port)["mode"] == "show_rack")
+    s = state(port)
+    assert s["table"]["asks"] == {"player": 2, "hint": False, "count": 7, "level": 3}
+    (rack,) = s["table"]["racks"]
+    assert rack["player"] == 2 and len(rack["hand"]) == 7 and rack["shown"] == {}
+    # the box no longer holds the board's rack: 100 chips, 5 on the board, 7 in the rack
+    assert sum(s["box"].values()) == 100 - 5 - 7
+    assert "asks for P2's rack" in s["hint"]
+    status, data = api(port, "POST", "/api/follow", {})
+    assert status == 400 and "no move" in data["error"]
+
+    # one click lays it on free squares; OK, and the board thinks and names its move
+    status, data = api(port, "POST", "/api/show_rack", {})
+    assert status == 200 and data["squares"] == ["A15", "B15", "C15", "D15", "E15", "F15", "G15"]
+    assert run_until(live, live.idle)
+    s = state(port, since)
+    assert [ev["square"] for ev in events_of(s, "shown")] == data["squares"]
+    assert s["table"]["rack_shown"] == data["squares"] and s["table"]["racks"][0]["hand"] == []
+    api(port, "POST", "/api/press", {"button": "ok"})
+    assert run_until(live, lambda: live.idle() and state(port)["mode"] == "guide")
+    s = state(port, since)
+    (said,) = events_of(s, "computer")
+    guide = s["table"]["guide"]
+    assert (said["player"], said["level"]) == (2, 3)
+    assert (guide["move"], guide["score"]) == (said["move"], said["score"])
+    first = guide["chips"][0]
+    assert " ".join(s["screen"][5:]).strip().startswith("Lay %s on %s" % (first[1], first[0]))
+
+    # one click moves each chip to its square and lifts the rest; OK plays it
+    status, data = api(port, "POST", "/api/follow", {})
+    assert status == 200 and data["laid"] == len(guide["chips"])
+    assert run_until(live, live.idle, 20000)
+    s = state(port)
+    assert s["screen"][5].startswith("Laid: OK plays %d" % said["score"])
+    assert s["table"]["rack_shown"] == []
+    for square, face in guide["chips"]:
+        assert s["chips"][square] == face
+    api(port, "POST", "/api/press", {"button": "ok"})
+    assert run_until(live, lambda: live.idle() and state(port)["mode"] == "play")
+    s = state(port, since)
+    assert s["totals"] == [48, said["score"]] and s["to_move"] == 0
+    assert events_of(s, "move")[-1]["move"] == said["move"]
+    left = s["table"]["racks"][0]["hand"]
+    assert len(left) == 7 - len(guide["chips"])  # what it did not play stays in its rack
+
+    # P1 asks a hint through the board's menu; the PC deals P1 a rack to show
+    assert api(port, "POST", "/api/hint", {}) == (200, {"ok": True})
+    assert run_until(live, lambda: live.idle() and state(port)["mode"] == "show_rack")
+    s = state(port)
+    assert s["table"]["asks"]["hint"] is True and "A hint" in s["hint"]
+    pressed = [ev["name"] for ev in events_of(s, "button")]
+    # BACK opens the menu (pass, swap, hint, back), ▶ ▶ from "pass" to "hint", OK
+    assert pressed[-4:] == ["back", "right", "right", "ok"]
+    api(port, "POST", "/api/show_rack", {})
+    assert run_until(live, live.idle)
+    api(port, "POST", "/api/press", {"button": "ok"})
+    assert run_until(live, lambda: live.idle() and state(port)["mode"] == "hint")
+    s = state(port, since)
+    (hint,) = events_of(s, "hint")
+    assert (hint["player"], hint["hints"]) == (1, 1)
+    assert s["table"]["hint_move"] == {"player": 1, "move": hint["move"], "score": hint["score"]}
+    assert " ".join(s["screen"][5:]).startswith("Hint %d pts" % hint["score"])
+    api(port, "POST", "/api/press", {"button": "back"})  # back to the move
+    assert run_until(live, lambda: live.idle() and state(port)["mode"] == "play")
+    s = state(port)
+    assert s["hint"].startswith("First: Lift the chip on")
+    assert api(port, "POST", "/api/take_rack", {}) == (200, {"ok": True, "lifted": 7})
+    assert run_until(live, live.idle)
+    s = state(port)
+    assert s["hint"].startswith("Lay chips on the board") and s["table"]["rack_shown"] == []
+    assert len(s["table"]["racks"]) == 2  # P1's rack is kept for the next hint
+
+
+def test_the_table_refuses_what_the_board_does_not_ask_for(site):
+    live, port = site
+    cases = [
+        ("/api/show_rack", {}, "not asking for a rack"),
+        ("/api/follow", {}, "no move to lay"),
+        ("/api/take_rack", {}, "no rack is shown"),
+        ("/api/new_game", {"computer": [0, 9]}, "computer level"),
+        ("/api/new_game", {"players": 7}, "players must be 2 to 4"),
+        ("/api/new_game", {"hints": "yes"}, "hints must be true or false"),
+        ("/api/new_game", {"computer": 3}, "computer must be a list"),
+    ]
+    for path, body, words in cases:
+        status, data = api(port, "POST", path, body)
+        assert status == 400 and words in data["error"], (path, body, data)
+    api(port, "POST", "/api/new_game", {"hints": False})
+    assert run_until(live, lambda: live.idle() and state(port)["mode"] == "play")
+    status, data = api(port, "POST", "/api/hint", {})
+    assert status == 400 and "hints are off" in data["error"]
+    assert json.loads((Path(live.root) / "settings.json").read_text())["hints"] is False
+
+
+def test_the_boards_rack_comes_back_when_it_swaps_or_passes(tmp_path):
+    """The hands follow the board's events: its rack shown is lifted when it does not move,
+    the chips it swapped go back in the bag, and a move's chips leave its player's rack."""
+    live = LiveBoard(tmp_path / "flash")
+    live.new_game(players=2, computer=[3, 0])
+    assert run_until(live, lambda: live.idle() and live.state()["mode"] == "show_rack")
+    shown = live.show_rack()
+    assert run_until(live, live.idle)
+    hand = list(live.hands[0])
+    with live.lock:
+        live._table(json.dumps({"ev": "computer", "player": 1, "level": 3, "swap": hand[:2]}))
+        assert [item[0] for item in live.inputs] == ["take"] * 7  # the rack lifted
+        assert live.hands[0] == hand[2:] and live.shown == {}
+        live._table(json.dumps({"ev": "move", "player": 1, "move": "%s:%s" % (shown[0], hand[2])}))
+        assert live.hands[0] == hand[3:]

@@ -47,22 +47,30 @@ def _call(entry, cap, heap=False):
     )
 
 
-def _lines(stdout):
-    return [json.loads(line[5:]) for line in stdout.splitlines() if line.startswith("HINT ")]
+def lines(stdout, tag):
+    """The JSON results a probe printed after `tag` (`"HINT "`), in order."""
+    n = len(tag)
+    return [json.loads(line[n:]) for line in stdout.splitlines() if line.startswith(tag)]
+
+
+def run_batches(probe, calls, fuel_each, tag):
+    """Run the calls (lines of MicroPython) of `tools.<probe>` on the WASI MicroPython,
+    BATCH a run, each with `fuel_each` fuel; every result printed after `tag`."""
+    out = []
+    for k in range(0, len(calls), BATCH):
+        batch = calls[k : k + BATCH]
+        code = mpyrun.prelude() + "from tools import %s\n" % probe + "".join(batch)
+        r = mpyrun.run(code, fuel=fuel_each * len(batch))
+        got = lines(r.stdout, tag)
+        if not r.ok or len(got) != len(batch):
+            raise SystemExit("the %s probe failed on MicroPython:\n%s" % (probe, r.describe()))
+        out.extend(got)
+    return out
 
 
 def wasi(entries):
-    out = []
-    for k in range(0, len(entries), BATCH):
-        batch = entries[k : k + BATCH]
-        code = mpyrun.prelude() + "from tools import hintprobe\n"
-        code += "".join(_call(e, WHOLE_FUEL) for e in batch)
-        r = mpyrun.run(code, fuel=(WHOLE_FUEL + 2_000_000_000) * len(batch))
-        got = _lines(r.stdout)
-        if not r.ok or len(got) != len(batch):
-            raise SystemExit("the hint probe failed on MicroPython:\n" + r.describe())
-        out.extend(got)
-    return out
+    calls = [_call(e, WHOLE_FUEL) for e in entries]
+    return run_batches("hintprobe", calls, WHOLE_FUEL + 2_000_000_000, "HINT ")
 
 
 def pico(entries):
@@ -75,7 +83,7 @@ def pico(entries):
             for heap, cap in ((False, 5 * CYCLES_PER_S), (True, CYCLES_PER_S)):
                 code = rp2emu.prelude() + "from tools import hintprobe\n" + _call(e, cap, heap)
                 r = chip.run(code, max_cycles=cap * 4 + 4_000_000_000, timeout_s=900)
-                got = _lines(r.stdout)
+                got = lines(r.stdout, "HINT ")
                 if len(got) != 1:
                     raise SystemExit(
                         "the hint probe failed on the emulated Pico:\n" + r.describe()

@@ -79,7 +79,12 @@ EXTRA_PACKAGES = ("firmware/sim",)
 # Under TEST_ROOT, compiled: the test modules and their helpers.
 TEST_MODULES = ("tests/__init__.py", "tests/mpyunit.py", "tools/__init__.py", "tools/positions.py")
 # ...and the probes of `make bench` (tools/picobench.py).
-TEST_MODULES += ("tools/fuelprobe.py", "tools/fwbench.py", "tools/hintprobe.py")
+TEST_MODULES += (
+    "tools/fuelprobe.py",
+    "tools/fwbench.py",
+    "tools/hintprobe.py",
+    "tools/thinkprobe.py",
+)
 TEST_PACKAGES = ("tests/engine", "tests/fw")
 # Under TEST_ROOT, as they are: files the tests open.
 TEST_DATA = ("README.md", "hardware/profiles/*.json", "hardware/pins/*.json", "tests/data/*")

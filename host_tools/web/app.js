@@ -126,6 +126,7 @@ function drawLayout(info, width) {
 
 function drawSquares(state) {
   const { width, leds, chips } = state;
+  const shown = new Set(state.table?.rack_shown || []);
   for (let i = 0; i < leds.length; i++) {
     const name = squareName(i, width);
     const sq = view.squares[name];
@@ -155,6 +156,7 @@ function drawSquares(state) {
         sq.el.removeAttribute("aria-label");
       }
     }
+    sq.el.classList.toggle("shown", shown.has(name)); // a chip of a rack shown to the board
   }
 }
 
@@ -195,7 +197,7 @@ function drawPlayers(state) {
       li.className = "player";
       li.dataset.player = String(p + 1);
       li.innerHTML =
-        '<span class="dot"></span><span class="name"></span>' +
+        '<span class="dot"></span><span class="name"></span><span class="seat"></span>' +
         '<span class="turn"></span><span class="total"></span>';
       list.append(li);
     }
@@ -206,6 +208,9 @@ function drawPlayers(state) {
   for (let p = 0; p < n; p++) {
     const li = list.children[p];
     li.querySelector(".name").textContent = state.names[p];
+    const level = state.table?.seats?.[p] || 0;
+    li.querySelector(".seat").textContent = level ? `board, level ${level}` : "";
+    li.dataset.level = String(level);
     const total = String(state.totals[p] ?? 0);
     const cell = li.querySelector(".total");
     if (cell.textContent !== total) {
@@ -303,6 +308,16 @@ function describe(ev) {
     case "reader_down": return ["The NFC reader is not answering", "bad"];
     case "taken": return [`${ev.square} taken off (rule 5)`, ""];
     case "tally": return [`${player(ev)} still held ${faceText(ev.face)}`, ""];
+    // A game against the board (firmware/computer.py): racks shown, its moves, hints.
+    case "shown": return [`${faceText(ev.face)} shown on ${ev.square}`, "quiet"];
+    case "computer":
+      if (ev.move) return [`${player(ev)} (the board, level ${ev.level}) plays ${moveText(ev.move)} for ${ev.score}`, "good"];
+      if (ev.swap) return [`${player(ev)} (the board) swaps ${ev.swap.map(faceText).join(" ")}`, ""];
+      return [`${player(ev)} (the board) passes`, ""];
+    case "hint":
+      if (!ev.move) return [`Hint for ${player(ev)}: no move found`, ""];
+      return [`Hint for ${player(ev)}: ${moveText(ev.move)} for ${ev.score} (hint ${ev.hints})`, "good"];
+    case "stray": return [`Not the board's move: take the chip off ${ev.square}`, "bad"];
     case "game_over": return [`Game over: ${ev.totals.join(" / ")}`, "good"];
     case "recount": return ["The leftover chips are counted again", "quiet"];
     case "archived": return ["The finished game is kept on the board", "quiet"];
@@ -326,6 +341,17 @@ function describe(ev) {
   }
 }
 
+// A move as in records ("D8:9 E8:+ F9:?7"), the minus as the board prints it.
+function moveText(move) {
+  return move.replaceAll(":-", ":−");
+}
+
+function seatName(p, names) {
+  const level = view.state?.table?.seats?.[p] || 0;
+  const name = names[p] || `P${p + 1}`;
+  return level ? `${name} (board, level ${level})` : name;
+}
+
 function clock(ms) {
   const s = Math.floor(ms / 1000);
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
@@ -340,6 +366,9 @@ function drawEvents(lines) {
       continue; // not an event line: nothing a player needs
     }
     const said = describe(ev);
+    // A chip of a rack shown to the board is read as laid first: one line for it, not two.
+    const last = view.events[view.events.length - 1];
+    if (ev.ev === "shown" && last?.ev.ev === "placed" && last.ev.square === ev.square) view.events.pop();
     if (said) view.events.push({ ev, text: said[0], kind: said[1] });
   }
   if (view.events.length > KEEP_EVENTS) view.events.splice(0, view.events.length - KEEP_EVENTS);
@@ -450,6 +479,121 @@ function drawTally(state) {
   $("tally-racks").textContent = racks.join(" · ");
 }
 
+// ----- a game against the board: the racks the PC holds, and what the board asks for ------
+
+function chipEl(face, extra = "") {
+  const chip = document.createElement("span");
+  chip.className = `rack-chip ${faceClass(face)} ${extra}`;
+  chip.dataset.chip = face;
+  chip.textContent = faceText(face);
+  return chip;
+}
+
+function drawTable(state) {
+  const table = state.table;
+  const card = $("table");
+  if (!table) {
+    card.hidden = true;
+    return;
+  }
+  const names = state.names;
+  const boardPlays = table.seats.some((level) => level > 0);
+  const hintsOn = table.setup.hints && !table.setup.hall;
+  const mode = state.service ? null : state.mode;
+  const person = state.in_turn && !table.seats[state.to_move];
+  card.hidden = !(boardPlays || table.racks.length || table.asks || (hintsOn && person));
+  if (card.hidden) return;
+  let say = "";
+  if (table.asks) {
+    const who = seatName(table.asks.player - 1, names);
+    say = table.asks.hint
+      ? `A hint for ${who}: show the board the rack (${plural(table.asks.count, "chip", "chips")}), then OK.`
+      : `The board asks for the rack of ${who}: lay it on free squares, then OK.`;
+  } else if (table.guide) {
+    const g = table.guide;
+    say = `${seatName(g.player - 1, names)} plays ${moveText(g.move)} for ${plural(g.score, "point", "points")}: move each chip to the square that blinks green, then OK.`;
+  } else if (table.hint_move) {
+    const h = table.hint_move;
+    say = `Hint: ${moveText(h.move)} for ${plural(h.score, "point", "points")}.`;
+  } else if (mode === "think") {
+    say = "The board is thinking…";
+  } else if (table.rack_shown.length) {
+    say = "Lift the rack's chips off the board before the next move.";
+  } else if (person && hintsOn) {
+    say = `${names[state.to_move]} to play. The board can give a hint.`;
+  }
+  $("table-say").textContent = say;
+  const racks = $("racks");
+  const key = JSON.stringify([table.racks, state.to_move, table.seats]);
+  if (racks.dataset.key !== key) {
+    racks.dataset.key = key;
+    racks.textContent = "";
+    for (const rack of table.racks) {
+      const row = document.createElement("div");
+      row.className = "rack";
+      row.dataset.player = String(rack.player);
+      row.classList.toggle("to-move", rack.player === state.to_move + 1);
+      row.style.setProperty("--pc", colour("players", rack.player - 1));
+      const label = document.createElement("span");
+      label.className = "rack-name";
+      label.textContent = seatName(rack.player - 1, names);
+      const chips = document.createElement("span");
+      chips.className = "rack-chips";
+      for (const face of rack.hand) chips.append(chipEl(face));
+      for (const [square, face] of Object.entries(rack.shown)) {
+        const chip = chipEl(face, "on-board");
+        chip.title = `shown on ${square}`;
+        chips.append(chip);
+      }
+      if (!rack.hand.length && !Object.keys(rack.shown).length) chips.textContent = "–";
+      row.append(label, chips);
+      racks.append(row);
+    }
+  }
+  $("show-rack").hidden = !table.asks;
+  $("show-rack").disabled = table.asks ? !(table.racks.find((r) => r.player === table.asks.player)?.hand.length) : true;
+  $("follow").hidden = !table.guide;
+  $("take-rack").hidden = !table.rack_shown.length || Boolean(table.asks) || Boolean(table.guide);
+  $("ask-hint").hidden = !(hintsOn && person && (mode === "play" || mode === "menu"));
+}
+
+// The new-game form, filled from the board's settings (not while the player edits it).
+function drawSetup(state) {
+  const setup = state.table?.setup;
+  if (!setup) return;
+  const key = JSON.stringify(setup);
+  if (key === view.setupKey || view.setupEdited) return;
+  view.setupKey = key;
+  const players = $("setup-players");
+  if (players.options.length === 0) {
+    for (let n = setup.min_players; n <= setup.max_players; n++) players.add(new Option(String(n), String(n)));
+  }
+  players.value = String(setup.players);
+  $("setup-hints").checked = setup.hints;
+  drawSeats(setup.players, setup.computer);
+  $("setup").querySelector("summary").title = setup.hall ? "A Hall-only board cannot read a rack: it plays no seat" : "";
+}
+
+function drawSeats(n, levels) {
+  const seats = $("setup-seats");
+  seats.textContent = "";
+  for (let p = 0; p < n; p++) {
+    const label = document.createElement("label");
+    label.textContent = `P${p + 1} `;
+    const select = document.createElement("select");
+    select.dataset.seat = String(p);
+    select.add(new Option("a person", "0"));
+    for (let level = 1; level <= 4; level++) select.add(new Option(`the board, level ${level}`, String(level)));
+    select.value = String(levels[p] || 0);
+    label.append(select);
+    seats.append(label);
+  }
+}
+
+function seatLevels() {
+  return [...$("setup-seats").querySelectorAll("select")].map((s) => Number(s.value));
+}
+
 function render(state) {
   view.state = state;
   if (view.size !== `${state.width}x${state.height}`) buildBoard(state.width, state.height);
@@ -460,6 +604,8 @@ function render(state) {
   drawEvents(state.events);
   drawFacts(state);
   drawTally(state);
+  drawTable(state);
+  drawSetup(state);
   drawColours(state);
   $("clear").hidden = !state.can_clear;
   if (state.count < view.since) view.since = 0; // the server started again
@@ -626,6 +772,29 @@ $("board").addEventListener("click", (event) => {
 
 $("picker-cancel").addEventListener("click", closePicker);
 
+for (const [id, action] of [["show-rack", "show_rack"], ["follow", "follow"], ["take-rack", "take_rack"], ["ask-hint", "hint"]]) {
+  $(id).addEventListener("click", () => {
+    closePicker();
+    post(action, {});
+  });
+}
+
+$("setup-form").addEventListener("input", (event) => {
+  view.setupEdited = true;
+  if (event.target.id === "setup-players") drawSeats(Number(event.target.value), seatLevels());
+});
+
+$("setup-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  closePicker();
+  const body = { players: Number($("setup-players").value), computer: seatLevels(), hints: $("setup-hints").checked };
+  if (await post("new_game", body)) {
+    view.setupEdited = false;
+    view.setupKey = "";
+    toast("A new game: the board restarts");
+  }
+});
+
 $("clear").addEventListener("click", () => {
   closePicker();
   post("clear", {});
@@ -643,6 +812,7 @@ const PICK_KEYS = { "*": "×", x: "×", X: "×", "/": "÷", ":": "÷" };
 
 document.addEventListener("keydown", (event) => {
   if (event.ctrlKey || event.altKey || event.metaKey) return;
+  if (event.target.closest && event.target.closest("form")) return; // typing in the new-game form
   if (pickerSquare) {
     if (event.key === "Escape") {
       closePicker();

@@ -61,6 +61,17 @@ def test_read_fields_and_defaults():
     eq(str(r.turns[0].move), "D8:9 E8:+ F8:6 G8:÷ H8:2")
 
 
+def test_read_the_boards_seats_and_hints():
+    # added keys (issue 13): each seat's level the board played (0 a person), hints asked
+    r = record.read(data(places(RULEBOOK), players=2, computer=[0, 3], hints=[2, 0]))
+    eq((r.computer, r.hints), ([0, 3], [2, 0]))
+    eq(record.read(data(places(RULEBOOK))).computer, None)
+    eq(path_of(data([], players=2, computer=[0, 5])), ("computer",))
+    eq(path_of(data([], players=2, computer=[0, 1, 2])), ("computer",))
+    eq(path_of(data([], players=2, hints=[-1])), ("hints",))
+    eq(path_of(data([], players=2, hints=[True])), ("hints",))
+
+
 def test_read_turn_kinds_and_aliases():
     turns = [
         {"pass": True},

@@ -102,3 +102,38 @@ def test_first_move_goes_through_the_start_square():
     move, score = search.Search(game, steps=512).run()
     legal_with_its_score(game, move, score)
     assert game.profile.start in [i for i, _ in move.placements]
+
+
+class _Tally:
+    """A chooser that takes every move (floor -1, as levels 1 and 2) and notes repeats."""
+
+    def __init__(self):
+        self.seen = {}
+        self.twice = []
+
+    def offer(self, move, score):
+        if move in self.seen:
+            self.twice.append(str(move))
+        self.seen[move] = score
+
+    def floor(self):
+        return -1
+
+    def choice(self):
+        return None, None
+
+
+def test_a_whole_search_offers_every_move_once():
+    # Each phase's passes find again the moves of the passes before; the chooser of a
+    # random level must see each move once, jokers' faces included.
+    game = position(11, 8)
+    rack = ["?", "5", "+"]  # 214 moves: the tally holds them all (on the Pico too)
+    tally = _Tally()
+    s = search.Search(game, rack=rack, chooser=tally)
+    s.run()
+    assert s.complete
+    eq(tally.twice[:3], [])
+    want = dict(movegen.scored(game, rack))
+    eq(len(tally.seen), len(want))
+    for move, score in tally.seen.items():
+        eq(want.get(move), score, str(move))

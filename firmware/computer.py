@@ -1,0 +1,168 @@
+"""The board as a player (issue 13): its seats' turns and the players' hints, and what of
+them outlives a power cut.
+
+Settings: `computer` gives each seat's level (0 a person; 1 to 4 engine/players.py's
+levels), `hints` whether a person may ask for one, `think_seconds` how long the board
+thinks at most. The board sees only the grid, so a rack is shown to it by laying its chips
+on empty squares (hardware/README.md, "Showing the board a rack"): firmware/modes_computer.py
+has the modes that ask for it, think, and guide the computer's chips onto the board.
+
+`think()` runs engine/search.py's anytime search with the level's chooser until the time
+or the level's step budget is out, whichever comes first. The steps make a turn the same on
+every runtime and in the tests, whose clock stands still while a step runs; on the emulated
+Pico they ended levels 3 and 4 in about 2 s (tools/thinkbench.py; real hardware may be
+1.3-1.5 times slower: the emulator has no flash cache), Cal-Q-Able's slower generator only
+by the time.
+
+`Seat` holds what the game's own snapshot does not: the rack shown for the computer's turn
+and the move it chose, and each player's hints. It is journaled after every change
+(firmware/journal.py: `seat.dat`, a JSON payload, written atomically), with the CRC-32 of
+the game's snapshot it belongs to. A power cut during the computer's turn so resumes that
+turn: with the move it had chosen, or with its rack to think again; a record of another
+state of the game gives back only the hints.
+"""
+
+import json
+
+from engine.compat import ticks_diff
+from engine.move import Move
+from engine.prng import Prng
+from firmware.journal import Journal, JournalError, crc32_small
+
+LEVEL_STEPS = (0, 300, 600, 2500, 2500)  # the search's step budget, by level
+# A Cal-Q-Able step (one call of its side builder) is about a hundredth of a Calculissimo
+# one (a window grown by a chip): its budget is this many times larger.
+CALQABLE_STEPS = 100
+HINT_LEVEL = 3  # a hint is the best score found
+PROGRESS_MS = 250  # the display's progress line moves on at most this often
+
+
+def think(game, rack, level, clock, ms, progress=None, keepalive=None):
+    """(move, score, chips to swap or None) the board plays for the player to move holding
+    `rack` at `level`; move None with no legal move found. `progress(percent)` is called
+    between two lines of the search (at most every PROGRESS_MS), on the board to redraw the
+    display; `keepalive()` with every check of the clock (the watchdog)."""
+    # Imported when the board first thinks: a board no one plays against never holds the
+    # search's code in RAM (it matters when code runs from .mpy files).
+    from engine import players, search
+
+    start = clock.ticks_ms()
+    prng = Prng(len(game.history) * 8 + game.to_move + 1)  # the same draw after a restart
+    chooser = players.Chooser(game, level, prng, rack=rack)
+    steps = LEVEL_STEPS[level]
+    if game.rules.name == "calqable":
+        steps *= CALQABLE_STEPS
+    shown = [start]
+    s = None
+
+    # Called at the bottom of the generator's recursion: kept to the clock and the
+    # watchdog, one frame deep (the rp2 port allows about 30 nested Python calls).
+    def expired():
+        if keepalive is not None:
+            keepalive()
+        return ticks_diff(clock.ticks_ms(), start) >= ms
+
+    def between():
+        now = clock.ticks_ms()
+        if ticks_diff(now, shown[0]) >= PROGRESS_MS:
+            shown[0] = now
+            done = ticks_diff(now, start) * 100 // ms
+            taken = s.gen.steps if s is not None and s.gen is not None else 0
+            progress(min(99, max(done, taken * 100 // steps)))
+
+    s = search.Search(
+        game,
+        rack=rack,
+        chooser=chooser,
+        steps=steps,
+        expired=expired,
+        between=None if progress is None else between,
+    )
+    move, score = s.run()
+    swap = None
+    if game.can_swap():
+        swap = players.swap_plan(chooser) if level == 4 else None
+        if move is None and swap is None:
+            swap = list(rack)  # nothing to lay: the whole rack goes back
+    return move, score, swap
+
+
+class Seat:
+    """The computer's current turn and the hints, for one game (see the module docstring)."""
+
+    def __init__(self, fs, n_players):
+        self.journal = Journal(fs, "seat") if fs is not None else None
+        self.hints = [0] * n_players
+        self.clear_turn()
+
+    def clear_turn(self):
+        self.rack = None  # the faces shown for the computer's turn
+        self.move = None  # the Move it chose, None until it has
+        self.score = 0
+        self.swap = None  # or the chips it swaps, when it does not move
+        self.at = None  # the CRC-32 of the game's snapshot the turn belongs to
+
+    def to_json(self, width):
+        return json.dumps(
+            {
+                "at": self.at,
+                "rack": self.rack,
+                "move": None if self.move is None else str(self.move),
+                "score": self.score,
+                "swap": self.swap,
+                "hints": self.hints,
+            }
+        )
+
+    def save(self, width):
+        """Journal the record; JournalError if the flash refused (the old one stays)."""
+        if self.journal is not None:
+            self.journal.save(self.to_json(width).encode())
+
+    def restore(self, snapshot, profile):
+        """Take back a journaled record for the game whose snapshot is `snapshot`: the turn
+        if it belongs to this very state of the game, the hints if they fit. Returns True
+        if the turn came back. A damaged or foreign record is ignored."""
+        self.clear_turn()
+        if self.journal is None:
+            return False
+        payload, _ = self.journal.load()
+        if payload is None:
+            return False
+        try:
+            data = json.loads(bytes(payload).decode())
+            hints = data["hints"]
+            if not isinstance(hints, list) or len(hints) != len(self.hints):
+                return False
+            for n in hints:
+                if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+                    return False
+            self.hints = list(hints)
+            if data["at"] != crc32_small(snapshot) or not isinstance(data["rack"], list):
+                return False
+            self.rack = [str(ch) for ch in data["rack"]]
+            self.at = data["at"]
+            if data["move"] is not None:
+                self.move = Move.parse(data["move"], profile.width, profile.height)
+                self.score = int(data["score"])
+            elif data["swap"] is not None:
+                self.swap = [str(ch) for ch in data["swap"]]
+            return True
+        except (ValueError, KeyError, TypeError, AttributeError):
+            self.clear_turn()
+            return False
+
+    def forget(self):
+        """A new game: no turn, no hints, and the journal says so."""
+        self.hints = [0] * len(self.hints)
+        self.clear_turn()
+
+
+def save_quietly(seat, width, events):
+    """Journal the seat record; a refusal is reported and play goes on (True if saved)."""
+    try:
+        seat.save(width)
+    except JournalError as err:
+        events.emit("save_failed", "error", str(err))
+        return False
+    return True
