@@ -52,11 +52,12 @@ def think(game, rack, level, clock, ms, progress=None, keepalive=None):
     steps = LEVEL_STEPS[level]
     if game.rules.name == "calqable":
         steps *= CALQABLE_STEPS
-    shown = [start]
+    drawn = [start]  # when the progress line was last redrawn
     s = None
 
-    # Called at the bottom of the generator's recursion: kept to the clock and the
-    # watchdog, one frame deep (the rp2 port allows about 30 nested Python calls).
+    # Called from inside the generator every STEP_CHECK steps: kept to the clock and the
+    # watchdog (the rp2 port allows about 30 nested Python calls; the display's redraw
+    # nests deeper, so it is left to between(), called between two lines).
     def expired():
         if keepalive is not None:
             keepalive()
@@ -64,8 +65,8 @@ def think(game, rack, level, clock, ms, progress=None, keepalive=None):
 
     def between():
         now = clock.ticks_ms()
-        if ticks_diff(now, shown[0]) >= PROGRESS_MS:
-            shown[0] = now
+        if ticks_diff(now, drawn[0]) >= PROGRESS_MS:
+            drawn[0] = now
             done = ticks_diff(now, start) * 100 // ms
             taken = s.gen.steps if s is not None and s.gen is not None else 0
             progress(min(99, max(done, taken * 100 // steps)))
@@ -102,7 +103,7 @@ class Seat:
         self.swap = None  # or the chips it swaps, when it does not move
         self.at = None  # the CRC-32 of the game's snapshot the turn belongs to
 
-    def to_json(self, width):
+    def to_json(self):
         return json.dumps(
             {
                 "at": self.at,
@@ -114,10 +115,10 @@ class Seat:
             }
         )
 
-    def save(self, width):
+    def save(self):
         """Journal the record; JournalError if the flash refused (the old one stays)."""
         if self.journal is not None:
-            self.journal.save(self.to_json(width).encode())
+            self.journal.save(self.to_json().encode())
 
     def restore(self, snapshot, profile):
         """Take back a journaled record for the game whose snapshot is `snapshot`: the turn
@@ -158,10 +159,10 @@ class Seat:
         self.clear_turn()
 
 
-def save_quietly(seat, width, events):
+def save_quietly(seat, events):
     """Journal the seat record; a refusal is reported and play goes on (True if saved)."""
     try:
-        seat.save(width)
+        seat.save()
     except JournalError as err:
         events.emit("save_failed", "error", str(err))
         return False

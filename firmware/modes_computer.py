@@ -69,7 +69,7 @@ def _crc(ref):
 
 
 def save_seat(ref):
-    if not computer.save_quietly(ref.seat, ref.profile.width, ref.events):
+    if not computer.save_quietly(ref.seat, ref.events):
         ref.save_failed = True
 
 
