@@ -43,17 +43,11 @@ class Board:
         self.cells = bytearray(width * height)
 
     def is_empty(self):
-        for c in self.cells:
-            if c:
-                return False
-        return True
+        return not any(self.cells)  # in C: a loop in Python costs 3 k fuel a square
 
     def chip_count(self):
-        n = 0
-        for c in self.cells:
-            if c:
-                n += 1
-        return n
+        # counted in C: a loop over 225 cells in Python costs a live preview 0.1 M fuel
+        return len(self.cells) - bytes(self.cells).count(b"\0")
 
     def put(self, move):
         for i, code in move.placements:

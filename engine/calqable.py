@@ -62,6 +62,11 @@ class Calqable(Ruleset):
         rack = extra["advanced_rack" if self.options["advanced"] else "rack"]
         self.rack = rack  # group -> tiles of that group on a full rack
         self.open_faces = "" if "grey" in rack else faces.EQUALS  # `=` lies face up
+        self._seen = {}  # type: dict[int, list]  # the runs of the last move judged
+        # A cell code no tile has: a joker, or a face not in the game (face_reasons).
+        self._bad_codes = bytearray(b"\x01" * 256)
+        for ch in self.alphabet:
+            self._bad_codes[ord(ch)] = 0
         self.values_by_code = bytearray(128)
         for key, value in self.values.items():
             self.values_by_code[ord(key)] = value
@@ -106,8 +111,9 @@ class Calqable(Ruleset):
 
     def face_reasons(self, move):
         reasons = []
+        bad = self._bad_codes
         for _, code in move.placements:
-            if code & faces.JOKER_BIT or chr(code & 0x7F) not in self.alphabet:
+            if bad[code]:
                 reasons.append(V.Reason(V.BAD_FACE))
         return reasons
 
@@ -127,31 +133,53 @@ class Calqable(Ruleset):
         kinds = profile.kinds
         factors = profile.factors
         values = self.values_by_code
+        covered = [i for i in new if prem[i]]  # this move's premium squares
+        # A run met in the last call with the same tiles is not judged again: laying one
+        # more tile changes the main equation and adds a cross one, no other (the board's
+        # live preview judges the move at every tile).
+        seen = self._seen
+        now = {}
         reasons = []
         scores = []
         total = 0
         for run in runs:
-            squares = run.indices()
-            codes = bytes([cells[i] for i in squares])
-            problem = equation.check(codes.decode())
-            if problem is not None:
-                reasons.append(V.Reason(problem, run=run.name, where=squares))
+            start = run.start
+            step = run.step
+            length = run.length
+            if step == 1:
+                codes = bytes(cells[start : start + length])
+            else:
+                codes = bytes([cells[i] for i in range(start, start + step * length, step)])
+            key = ((start << 8 | length) << 1) | (step == 1)
+            entry = seen.get(key)  # [codes, problem, face value, RunScore or None]
+            if entry is None or entry[0] != codes:
+                face_sum = 0
+                for c in codes:
+                    face_sum += values[c & 0x7F]
+                text = codes if max(codes) < 0x80 else bytes([c & 0x7F for c in codes])
+                entry = [codes, equation.check(text), face_sum, None]
+            now[key] = entry
+            if entry[1] is not None:
+                reasons.append(V.Reason(entry[1], run=run.name, where=run.indices()))
                 continue
-            face_sum = 0
-            sum_ = 0
+            face_sum = entry[2]
+            sum_ = face_sum
             mult = 1
-            for k in range(len(squares)):
-                i = squares[k]
-                value = values[codes[k] & 0x7F]
-                face_sum += value
-                p = prem[i] if i in new else 0
-                if p and kinds[p] == CHIP:
-                    value *= factors[p]
-                elif p:
+            end = start + step * length
+            for i in covered:
+                if i < start or i >= end or (i - start) % step:
+                    continue  # not on this run
+                p = prem[i]
+                if kinds[p] == CHIP:
+                    sum_ += values[cells[i] & 0x7F] * (factors[p] - 1)
+                else:
                     mult *= factors[p]
-                sum_ += value
-            scores.append(V.RunScore(run, codes, face_sum, sum_, mult))
+            score = entry[3]
+            if score is None or score.premium_value != sum_ or score.multiplier != mult:
+                score = entry[3] = V.RunScore(run, codes, face_sum, sum_, mult)
+            scores.append(score)
             total += sum_ * mult
+        self._seen = now
         if reasons:
             return reasons, [], 0
         return [], scores, total

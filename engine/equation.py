@@ -1,8 +1,9 @@
 """Cal-Q-Able: judging one run as an equation (RULES.md, "An equation").
 
-A run is a `str` of internal face characters (engine/faces.py): digits, `+ - * :` for
-`+ − × ÷`, `/` for the fraction bar and `=`. It is a true equation when it holds exactly one
-`=` and both sides follow the grammar below and have the same exact rational value.
+A run is a `str` (or its `bytes`) of internal face characters (engine/faces.py): digits,
+`+ - * :` for `+ − × ÷`, `/` for the fraction bar and `=`. It is a true equation when it
+holds exactly one `=` and both sides follow the grammar below and have the same exact
+rational value.
 
     side     = operand (op operand)*          op in `+ - * :`, no unary minus
     operand  = number | number "/" number     a fraction literal, tighter than any op
@@ -22,14 +23,27 @@ LEADING_ZERO = "leading_zero"
 DIVISION_BY_ZERO = "division_by_zero"
 NOT_EQUAL = "not_equal"
 
-_OPS = "+-*:"
+_ZERO = 48  # the codes of `0`, `9`, `/` and `=`
+_NINE = 57
+_BAR = 47
+_EQUALS = b"="
+
+
+def _op(c):
+    """The operator character of code c (`+ - * :`), or None."""
+    if c == 43 or c == 45 or c == 42 or c == 58:
+        return chr(c)
+    return None
 
 
 def _side(text, start, end):
-    """The value (n, d) of text[start:end], or the reason code string why it has none.
+    """The value (n, d) of text[start:end] (bytes), or the reason code string why it has
+    none.
 
     One left-to-right scan: a malformed side is reported as soon as it is seen; a leading
     zero or a fraction literal over 0 is noted and reported once the side has been read.
+    The characters are read as codes (ints): the board's live preview judges its main
+    equation at every tile laid, and that is cheaper than one-character strings.
     """
     nums = []
     dens = []
@@ -41,24 +55,30 @@ def _side(text, start, end):
         # An operand: whole number, then optionally `/` and a whole denominator.
         j = i
         n = 0
-        while j < end and "0" <= text[j] <= "9":
-            n = n * 10 + ord(text[j]) - 48
+        while j < end:
+            c = text[j]
+            if c < _ZERO or c > _NINE:
+                break
+            n = n * 10 + c - _ZERO
             j += 1
         if j == i:
             return MALFORMED  # empty side, operator at the start or after an operator, `/`...
-        if j - i > 1 and text[i] == "0":
+        if j - i > 1 and text[i] == _ZERO:
             leading_zero = True
         d = 1
-        if j < end and text[j] == "/":
+        if j < end and text[j] == _BAR:
             j += 1
             i = j
             d = 0
-            while j < end and "0" <= text[j] <= "9":
-                d = d * 10 + ord(text[j]) - 48
+            while j < end:
+                c = text[j]
+                if c < _ZERO or c > _NINE:
+                    break
+                d = d * 10 + c - _ZERO
                 j += 1
             if j == i:
                 return MALFORMED  # `/` at the end or before an operator or another `/`
-            if j - i > 1 and text[i] == "0":
+            if j - i > 1 and text[i] == _ZERO:
                 leading_zero = True
             if d == 0:
                 zero_den = True
@@ -66,10 +86,10 @@ def _side(text, start, end):
         dens.append(d)
         if j == end:
             break
-        c = text[j]
-        if c not in _OPS:
+        op = _op(text[j])
+        if op is None:
             return MALFORMED  # `a/b/c`, or a character that is no face
-        ops.append(c)
+        ops.append(op)
         i = j + 1
     if leading_zero:
         return LEADING_ZERO
@@ -79,11 +99,12 @@ def _side(text, start, end):
 
 
 def _judge(text):
-    """Both sides' values ((n, d), (n, d)), or (reason code, None) for a structural fault."""
-    eq = text.find("=")
+    """Both sides' values ((n, d), (n, d)), or (reason code, None) for a structural fault.
+    `text` is bytes."""
+    eq = text.find(_EQUALS)
     if eq < 0:
         return (NO_EQUALS, None)
-    if text.find("=", eq + 1) >= 0:
+    if text.find(_EQUALS, eq + 1) >= 0:
         return (TWO_EQUALS, None)
     left = _side(text, 0, eq)
     if left is MALFORMED:
@@ -98,9 +119,14 @@ def _judge(text):
     return (left, right)
 
 
+def _codes(text):
+    return text.encode() if isinstance(text, str) else text
+
+
 def check(text):
-    """None if the run is a true equation, else its reason code (see the module docstring)."""
-    left, right = _judge(text)
+    """None if the run is a true equation, else its reason code (see the module docstring).
+    `text` is a str, or the bytes of the board's cell codes (jokers' bit cleared)."""
+    left, right = _judge(_codes(text))
     if right is None:
         return left
     if left[0] * right[1] != right[0] * left[1]:
@@ -114,7 +140,7 @@ def sides(text):
     Raises ValueError with the reason code as its message if the run is not a well-formed
     equation; a well-formed but false one (not_equal) is returned like any other.
     """
-    r = _judge(text)
+    r = _judge(_codes(text))
     if r[1] is None:
         raise ValueError(r[0])
     return r

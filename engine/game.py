@@ -112,6 +112,7 @@ class Game:
         self.turns = 0  # entries in the log
         self.pending = []  # [(index, code)] laid this turn, in the order laid
         self._previewed = None  # (version, pending, verdict) of the last preview
+        self._rack_chips = None  # (move, chips from the rack) last counted
         self.version = 0  # counts every change to the committed game
         chips = self.rules.chips()
         self.unseen = dict(chips)  # chips not on the board: bag + racks (+ open supply)
@@ -243,12 +244,18 @@ class Game:
     def _supply_reasons(self, move):
         """Whether the mover can hold these chips: rack size, chip set, or the known rack."""
         p = self.to_move
-        if self.rack_chips(move) > self.rack_count(p):
-            return [V.Reason(V.TOO_MANY_CHIPS)]
         need = {}  # type: dict[str, int]
-        for _, code in move.placements:
-            key = chip_key(code)
+        for _, code in move.placements:  # (chip_key inlined: the live preview runs this)
+            key = faces.JOKER if code & faces.JOKER_BIT else chr(code & faces.FACE_MASK)
             need[key] = need.get(key, 0) + 1
+        open_faces = self.rules.open_faces
+        from_rack = 0
+        for key, n in need.items():
+            if key not in open_faces:
+                from_rack += n
+        self._rack_chips = (move, from_rack)  # for the bonus, asked next (rack_chips)
+        if from_rack > self.rack_count(p):
+            return [V.Reason(V.TOO_MANY_CHIPS)]
         reasons = []
         for key, n in need.items():
             if self.known and self.rules.from_rack(key):
@@ -260,13 +267,15 @@ class Game:
 
     def rack_chips(self, move):
         """How many of the move's chips come from the rack (not from an open supply)."""
+        seen = self._rack_chips
+        if seen is not None and seen[0] is move:  # counted a moment ago by _supply_reasons
+            return seen[1]
         open_faces = self.rules.open_faces
-        if not open_faces:
-            return len(move)  # every chip comes from the rack (Calculissimo)
-        n = 0
-        for _, code in move.placements:
-            if chip_key(code) not in open_faces:
-                n += 1
+        n = len(move)
+        if open_faces:
+            for _, code in move.placements:  # (chip_key inlined: the live preview runs this)
+                if not code & faces.JOKER_BIT and chr(code & faces.FACE_MASK) in open_faces:
+                    n -= 1
         return n
 
     # ----- committed actions ---------------------------------------------------------------

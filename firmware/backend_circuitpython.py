@@ -197,7 +197,8 @@ class NoBus:
 
 
 class NeoPixelSink:
-    """The WS2812 driver's calls (`order`, `put`, `frame`, `show`) over `neopixel.NeoPixel`.
+    """The WS2812 driver's calls (`order`, `put`, `frame`, `patch`, `show`) over
+    `neopixel.NeoPixel`.
 
     `order` names where red, green and blue sit in a wire pixel, as firmware/drivers/ws2812
     does: (1, 0, 2) for GRB. The NeoPixel object runs at brightness 1.0 (firmware/leds.py
@@ -217,16 +218,24 @@ class NeoPixelSink:
     def put(self, i, r, g, b):
         self.pixels[i] = (r, g, b)
 
-    def frame(self, indices, palette, square_at):
-        """LED j shows `palette[indices[square_at[j]]]`; palette entries are in wire order."""
+    def frame(self, indices, palette):
+        """LED j shows `palette[indices[j]]`; palette entries are in wire order."""
         r, g, b = self.order
         rgb = self._rgb
         rgb.clear()
         for p in palette:  # one tuple per palette entry, not per pixel
             rgb.append((p[r], p[g], p[b]))
         px = self.pixels
-        for j in range(len(square_at)):
-            px[j] = rgb[indices[square_at[j]]]
+        for j in range(len(indices)):
+            px[j] = rgb[indices[j]]
+
+    def patch(self, indices, palette, leds):
+        """Only the LEDs in `leds`, as `frame`."""
+        r, g, b = self.order
+        px = self.pixels
+        for j in leds:
+            p = palette[indices[j]]
+            px[j] = (p[r], p[g], p[b])
 
     def show(self):
         self.pixels.show()

@@ -10,12 +10,15 @@ Layers, lowest first, per square:
     a chip whose face is being chosen (yellow), chips to take back (red), a square where
     a chip of the board's move or of a hint goes (green), a chip of a rack shown (yellow).
 
-A frame is a palette index per square (`compose`). `show` then scales the palette, not
+A frame is a palette index per LED, in chain order (`compose`; `chain[sq]` is the LED of
+square sq, serpentine). `show` then scales the palette, not
 the pixels: by the brightness setting, and by the current cap, which keeps the WS2812B
 model of hardware/README.md (a quiescent current per LED, plus a current per channel in
 proportion to its value) within `current_ma` less what the rest of the board draws. Each
-LED's three wire bytes are then copied from the scaled palette in chain order (serpentine),
-so the per-frame work is one small copy per LED.
+LED's three wire bytes are then copied from the scaled palette. Only the LEDs that can have
+changed are copied: while the background and the scale stay the same, a frame differs from
+the last one sent only where either frame has an overlay (a few copies, not 225). When the
+current cap changes the scale, every LED's bytes change.
 
 The LED rail (hardware/README.md, "USB power"). The LEDs sit behind a load switch (`rail`:
 the pin map's `pixels.power`, GP21 on the reference board; a board without one has its LEDs
@@ -96,9 +99,6 @@ class Leds:
         self.pixels = pixels
         self.n = n
         self.chain = serpentine(profile.width, profile.height) if serpent else list(range(n))
-        self.square_at = [0] * n  # chain position -> square
-        for sq in range(n):
-            self.square_at[self.chain[sq]] = sq
         w, h = profile.width, profile.height
         self.corners = (0, w - 1, (h - 1) * w, h * w - 1)
         colours = list(COLOURS)
@@ -106,16 +106,19 @@ class Leds:
             c = profile.legend[letter].colour
             colours.append(tuple(min(255, max(0, v)) * PREMIUM_DIM // 255 for v in c))
         self.colours = colours
-        self.base = bytearray(n)  # the empty board: premium glows
+        self.base = bytearray(n)  # the empty board: premium glows (chain order, as below)
         for sq in range(n):
             k = profile.premiums[sq]
             if k:
-                self.base[sq] = PREMIUM + k - 1
-        self.frame = bytearray(n)  # palette index per square
+                self.base[self.chain[sq]] = PREMIUM + k - 1
+        self.frame = bytearray(n)  # palette index per LED
         self.bg = bytearray(n)  # the board without this turn's overlays (see _background)
         self.bg_key = None
         self.bg_uses = [0] * len(colours)
         self.uses = None  # type: list | None  # palette counts of the frame (None: count)
+        self.overlaid = []  # type: list[int]  # LEDs compose put over the background
+        self.sent = None  # type: list[int] | None  # `overlaid` of the frame in the wire
+        # bytes, or None when the next frame must be copied whole (a new background)
         self.order = pixels.order  # where red, green and blue go in the wire bytes
         # scaled palette, wire byte order
         self.wire = [b"\x00\x00\x00"] * len(colours)  # type: list[bytes | bytearray]
@@ -215,12 +218,14 @@ class Leds:
         key = (game, game.turns)
         if key != self.bg_key:
             self.bg_key = key
+            self.sent = None
             bg = self.bg
             bg[:] = self.base
             cells = game.board.cells
+            chain = self.chain
             for sq in range(self.n):
                 if cells[sq]:
-                    bg[sq] = OFF
+                    bg[chain[sq]] = OFF
             uses = self.bg_uses
             for k in range(len(uses)):
                 uses[k] = 0
@@ -231,10 +236,12 @@ class Leds:
     def _set(self, sq, colour):
         """Overlay one square, keeping the palette counts of the frame right."""
         f = self.frame
+        j = self.chain[sq]
         uses = self.uses  # type: list  # type: ignore[assignment]  # set by compose
-        uses[f[sq]] -= 1
+        uses[f[j]] -= 1
         uses[colour] += 1
-        f[sq] = colour
+        f[j] = colour
+        self.overlaid.append(j)
 
     def compose(self, ref, blink_on):
         """Fill the frame (palette indices) from the referee's state."""
@@ -243,9 +250,11 @@ class Leds:
         if game is None:
             f[:] = self.base
             self.uses = None  # counted in show
+            self.sent = None
             return f
         f[:] = self._background(game)
         self.uses = list(self.bg_uses)
+        self.overlaid = []  # a new list: `sent` may hold the last one
         put = self._set
         cells = game.board.cells
         for sq in ref.last_move:
@@ -279,14 +288,16 @@ class Leds:
         for the service modes (firmware/service.py)."""
         f = self.frame
         f[:] = self.base
+        chain = self.chain
         for sq in marks:
-            f[sq] = marks[sq]
+            f[chain[sq]] = marks[sq]
         self.uses = None  # counted in show
+        self.sent = None
         return f
 
     def colour_of(self, sq):
         """The full-scale colour composed for a square (before brightness and the cap)."""
-        return self.colours[self.frame[sq]]
+        return self.colours[self.frame[self.chain[sq]]]
 
     def show(self):
         """Scale the palette by brightness and the current cap, and send the frame."""
@@ -315,6 +326,7 @@ class Leds:
         self.milliamps = (idle + total * scale // 256 * CHANNEL_FULL_UA // 255) // 1000
         if scale != self.scale:  # the palette in wire order, scaled: only when that changed
             self.scale = scale
+            self.sent = None  # every LED's bytes change
             a, b, c = self.order
             wire = self.wire
             for k in range(len(colours)):
@@ -323,6 +335,12 @@ class Leds:
                 px[a] = rgb[0] * scale >> 8
                 px[b] = rgb[1] * scale >> 8
                 px[c] = rgb[2] * scale >> 8
-                wire[k] = px
-        self.pixels.frame(f, self.wire, self.square_at)
+                wire[k] = bytes(px)  # bytes: the driver joins them
+        sent = self.sent
+        if sent is None:
+            self.pixels.frame(f, self.wire)
+        else:  # the same background: only the last frame's overlays and this one's
+            self.pixels.patch(f, self.wire, sent)
+            self.pixels.patch(f, self.wire, self.overlaid)
+        self.sent = self.overlaid if self.uses is not None else None
         self.pixels.show()

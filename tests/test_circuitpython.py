@@ -49,7 +49,8 @@ def pixels():
         px = bytearray(3)
         px[a], px[b], px[c] = colour
         palette.append(px)
-    sink.frame(bytearray([1, 2, 3, 4, 0]), palette, [4, 3, 2, 1, 0])
+    palette = [bytes(px) for px in palette]  # the driver joins bytes
+    sink.frame(bytearray([0, 4, 3, 2, 1]), palette)
     out["before_show"] = len(neopixel_write.writes)
     sink.show()
     sink.put(0, 9, 8, 7)
@@ -61,7 +62,7 @@ def pixels():
     except ValueError:
         out["claimed"] = True
     rgb_sink = NeoPixelSink(board.GP17, 2, "RGB")
-    rgb_sink.frame(bytearray([0, 1]), [bytes((1, 2, 3)), bytes((4, 5, 6))], [1, 0])
+    rgb_sink.frame(bytearray([1, 0]), [bytes((1, 2, 3)), bytes((4, 5, 6))])
     rgb_sink.show()
     out["rgb_order"] = list(rgb_sink.order)
     out["gp17"] = [f.hex() for f in neopixel_write.frames("GP17")]
@@ -328,7 +329,7 @@ def test_neopixel_sink_frames_through_the_real_library():
     out = _run("pixels")
     assert out["order"] == [1, 0, 2]
     assert out["before_show"] == 0  # auto_write is off: nothing goes out before show()
-    # Chain position j shows square square_at[j] = 4 - j; squares 0..4 use palette 1,2,3,4,0.
+    # LED j shows palette index [0, 4, 3, 2, 1][j].
     want = bytes(
         (0, 0, 0)  # square 4: off
         + (100, 200, 50)  # square 3: (200, 100, 50) as G, R, B

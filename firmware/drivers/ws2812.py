@@ -7,7 +7,7 @@ latches the colours. TIMING gives the high and low times of a 0 bit and a 1 bit 
 nanoseconds, from the WS2812B datasheet (T0H 0.4 us, T0L 0.85 us, T1H 0.8 us, T1L 0.45 us,
 each within +/-150 ns).
 
-The CircuitPython backend offers the same calls (`order`, `frame`, `show`) over
+The CircuitPython backend offers the same calls (`order`, `frame`, `patch`, `show`) over
 `adafruit_neopixel`.
 """
 
@@ -24,15 +24,20 @@ class WS2812:
         self.order = _ORDERS[order]  # byte offsets of red, green and blue in a pixel
         self.buf = bytearray(3 * count)  # the wire bytes, allocated once
 
-    def frame(self, indices, palette, square_at):
-        """Fill the whole chain from a palette: LED j shows `palette[indices[square_at[j]]]`.
+    def frame(self, indices, palette):
+        """Fill the whole chain from a palette: LED j shows `palette[indices[j]]`.
 
-        Each palette entry is already 3 bytes in this chain's wire order (see `order`)."""
+        Each palette entry is already 3 `bytes` in this chain's wire order (see `order`)."""
+        # One join in C, not 225 slice copies in Python: about 0.28 M wasm fuel against
+        # 0.67 M, for a 900-byte list and the 675 bytes it joins.
+        self.buf[:] = b"".join([palette[i] for i in indices])
+
+    def patch(self, indices, palette, leds):
+        """Rewrite only the LEDs in `leds` (the others keep their bytes), as `frame`."""
         buf = self.buf
-        k = 0
-        for sq in square_at:
-            buf[k : k + 3] = palette[indices[sq]]
-            k += 3
+        for j in leds:
+            k = 3 * j
+            buf[k : k + 3] = palette[indices[j]]
 
     def show(self):
         self._write(self.buf)

@@ -151,7 +151,7 @@ def test_sensor_test_lights_what_it_senses_and_the_game_then_sees_the_chips():
     kinds = [(e["square"], e["kind"], e["face"]) for e in events(board, "sensor")]
     eq(kinds, [("C3", "no_tag", None), ("H8", "placed", "5")])
     eq(board.screen()[0], "Sensor test")
-    eq(board.app.leds.frame[sq("H8")], 2)  # GREEN
+    eq(board.app.leds.colour_of(sq("H8")), board.app.leds.colours[2])  # GREEN
     board.press("back")  # BACK on the board ends the test
     eq(board.app.service, None)
     from engine import faces
