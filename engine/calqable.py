@@ -120,13 +120,15 @@ class Calqable(Ruleset):
     def score_runs(self, board, runs, new):
         # Rules 1 and 12: after the first, an equation crosses one on the board, using one of
         # its tiles. Touching it only through cross runs (a parallel equation) is not enough.
-        if len(new) > 1 and runs and board.chip_count() > len(new):
+        # (The board's chips are counted only when the equation holds no old tile.)
+        if len(new) > 1 and runs:
             main = runs[0].indices()
             for i in main:
                 if i not in new:
                     break
             else:
-                return [V.Reason(NOT_CROSSING, run=runs[0].name, where=main)], [], 0
+                if board.chip_count() > len(new):
+                    return [V.Reason(NOT_CROSSING, run=runs[0].name, where=main)], [], 0
         cells = board.cells
         profile = self.profile
         prem = profile.premiums

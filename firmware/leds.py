@@ -335,7 +335,7 @@ class Leds:
                 px[a] = rgb[0] * scale >> 8
                 px[b] = rgb[1] * scale >> 8
                 px[c] = rgb[2] * scale >> 8
-                wire[k] = bytes(px)  # bytes: the driver joins them
+                wire[k] = px
         sent = self.sent
         if sent is None:
             self.pixels.frame(f, self.wire)
