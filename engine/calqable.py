@@ -46,6 +46,7 @@ class Calqable(Ruleset):
     alphabet = "0123456789+-*:/="
     option_defaults = (("advanced", False), ("equals", 0))
     replacement_bonus = REPLACEMENT_BONUS
+    whole_swap = True  # "return all tiles to the pool and draw anew"
 
     def __init__(self, profile, options=None):
         Ruleset.__init__(self, profile, options)

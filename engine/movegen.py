@@ -95,6 +95,12 @@ def _scored(game, rack, floor):
     yield from gen
 
 
+def floored(game, floor, rack=None):
+    """scored(), leaving out moves that score no more than floor[0] (a one-item list the
+    caller may raise as moves come: a chooser's floor)."""
+    return _scored(game, rack, floor)
+
+
 def generation(game, rack=None, floor=None):
     """The Calculissimo search object behind scored(), for engine/search.py to drive part by
     part (`parts()`, `run(part)`, its `emit` and `steps_done` hooks); None for a game whose

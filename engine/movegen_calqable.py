@@ -37,7 +37,7 @@ radix count + 1), so a side's usage is one small int. Everything is exact: integ
 fractions, and integer bounds rounded outwards.
 """
 
-from engine import equation, faces
+from engine import calqable_bounds, equation, faces
 from engine.arith import add_term
 from engine.compat import gcd
 from engine.move import Move
@@ -55,6 +55,7 @@ _BAR = 16
 _ZERO = 32  # the digit 0
 _WHITE = _PLUS | _MINUS | _MUL | _DIV | _BAR
 _FEW = 24  # `heads` solves for run 1 before `+ −` only towards this many values at most
+_EQUALS_CODE = ord(faces.EQUALS)
 _FLAGS = {"+": _PLUS, "-": _MINUS, "*": _MUL, ":": _DIV, "/": _BAR, "0": _ZERO}
 
 
@@ -287,6 +288,20 @@ def _index_of(vals, lo, after):
     return i
 
 
+try:
+    from bisect import bisect_left  # type: ignore[import-not-found]  # CPython's, in C; not on MicroPython
+
+    def _index_of(vals, lo, after):  # the same, quicker
+        return bisect_left(vals, lo + after)
+
+    def _meets(vals, lo, hi):  # the same, quicker
+        i = 0 if lo is None else bisect_left(vals, lo)
+        return i < len(vals) and (hi is None or vals[i] <= hi)
+
+except ImportError:
+    pass
+
+
 _FRESH = (0, 0, 0, True, 0, 0, True)  # `reachable`: no operand started
 
 
@@ -435,7 +450,9 @@ class _Targets:
                 acc.update(by_tiles[k])
             by_count.append(_lookup(acc))
         self.by_count = by_count
+        self.top = len(by_tiles) - 1  # the most tiles of a side
         self.cache = {}  # type: dict
+        self.merged = {}  # type: dict  # the usages found (a tuple) -> their lookup
 
     def lookup(self, used, most):
         """(sorted scaled floors, list of the distinct values) of the sides of at most
@@ -451,6 +468,21 @@ class _Targets:
         counts = gen.counts
         keys = gen.keys
         places = gen.places
+        # Sides of more tiles than any, or than the rack holds, are none: many keys share
+        # one lookup.
+        total = 0
+        for j in range(len(keys)):
+            c = counts[keys[j]]
+            if c > 0:
+                total += c
+        most = min(most, self.top, total)
+        if most < 0:
+            return _NONE
+        key2 = used * 64 + most
+        if key2 in cache:
+            out = cache[key2]
+            cache[key] = out
+            return out
         subs = [0]
         sizes = [0]
         out = None
@@ -471,13 +503,17 @@ class _Targets:
                 out = self.by_count[min(most, len(self.by_count) - 1)]
                 break
         if out is None:
-            found = {}  # type: dict
             groups = self.groups
-            for u in subs:
-                if u in groups:
+            hits = tuple([u for u in subs if u in groups])
+            out = self.merged.get(hits)
+            if out is None:
+                found = {}  # type: dict
+                for u in hits:
                     found.update(groups[u])
-            out = _lookup(found)
+                out = _lookup(found)
+                self.merged[hits] = out
         cache[key] = out
+        cache[key2] = out
         return out
 
 
@@ -728,10 +764,17 @@ class _Calq(Generation):
         old = 0
         for c in b + a:
             old += values[c & 0x7F]
-        out = {}
-        cands = list(self.keys)
-        if self.equals > 0:
-            cands.append(faces.EQUALS)
+        out = {}  # type: dict
+        # An equation holds exactly one `=` and ends on digits at both ends (no unary
+        # minus): only the faces that can make one are judged.
+        if faces.EQUALS in before or faces.EQUALS in after:
+            cands = self.keys
+        elif self.equals > 0 and before and after:
+            cands = [faces.EQUALS]
+        else:
+            return out
+        if not before or not after:
+            cands = self.digit_keys
         for ch in cands:
             if equation.check(before + ch + after) is None:
                 v, mult = self.tile(i, ch)
@@ -746,14 +789,47 @@ class _Calq(Generation):
         w = self.w
         h = self.h
         if not self.first_move:
-            for pair in self.singles():
-                yield pair
-        for r in range(h):
-            for pair in self.line_moves(list(range(r * w, r * w + w)), w):
-                yield pair
-        for c in range(w):
-            for pair in self.line_moves(list(range(c, c + w * h, w)), 1):
-                yield pair
+            yield from self.singles()
+        lines = [(list(range(r * w, r * w + w)), w) for r in range(h)]
+        lines += [(list(range(c, c + w * h, w)), 1) for c in range(w)]
+        if not self.first_move:
+            # after the first move the equation holds a tile on the board: a line without
+            # one has no move of more than one tile (those are singles())
+            cells = self.cells
+            lines = [x for x in lines if any(cells[i] for i in x[0])]
+        floor = self.floor
+        if floor is None:
+            # every move: the board's order, rows then columns
+            for line, cross_step in lines:
+                yield from self.line_moves(line, cross_step, self.spots(line, cross_step))
+            return
+        # Best first: the lines in the order of their best bound (calqable_bounds.py), and
+        # in a line the squares of `=` so too; none is searched once its bound cannot beat
+        # the floor, which the moves found raise.
+        order = []
+        for n in range(len(lines)):
+            line, cross_step = lines[n]
+            spots = self.spots(line, cross_step)
+            if spots:
+                marks = calqable_bounds.of_line(self, line, cross_step, spots)
+                ranked = sorted(range(len(spots)), key=lambda j: (-marks[j], j))
+                order.append((-marks[ranked[0]], n, [spots[j] + (marks[j],) for j in ranked]))
+        order.sort()
+        for top, n, spots in order:
+            if -top <= floor[0]:
+                break
+            line, cross_step = lines[n]
+            yield from self.line_moves(line, cross_step, spots)
+
+    def from_rack(self, move):
+        """The tiles of `move` taken from the rack (an `=` from the open supply is not)."""
+        if self.equals_from_rack:
+            return len(move.placements)
+        n = 0
+        for _, code in move.placements:
+            if code != _EQUALS_CODE:
+                n += 1
+        return n
 
     def bonus(self, nrack):
         return _ALL_RACK_BONUS if nrack == self.rack_size else 0
@@ -777,40 +853,48 @@ class _Calq(Generation):
                     nrack = 1 if (ch != faces.EQUALS or self.equals_from_rack) else 0
                     yield Move([(i, ord(ch))], w), score + self.bonus(nrack)
 
-    def line_moves(self, line, cross_step):
-        ln = None
+    def spots(self, line, cross_step):
+        """Where the `=` of a move along `line` may stand: (position e, its new tile as
+        (square, value, equation factor, cross score) or None for one on the board, rack
+        tiles it takes)."""
         cells = self.cells
         n = len(line)
-        codes = bytes([cells[i] for i in line])
+        out = []  # type: list
+        for e in range(1, n - 1):
+            c = cells[line[e]]
+            if c:
+                if chr(c & 0x7F) == faces.EQUALS and not self.first_move:
+                    out.append((e, None, 0))
+                continue
+            if self.equals <= 0:
+                continue
+            e_rack = 1 if self.equals_from_rack else 0
+            if e_rack > self.limit:
+                continue
+            i = line[e]
+            cross = self.seg(i, cross_step)
+            if cross is not None and faces.EQUALS not in cross:
+                continue
+            v, mult = self.tile(i, faces.EQUALS)
+            out.append((e, (i, v, mult, cross[faces.EQUALS] if cross is not None else 0), e_rack))
+        return out
+
+    def line_moves(self, line, cross_step, spots):
+        """The moves along `line` whose `=` stands on one of `spots` (see spots(); a fourth
+        item, the spot's bound, cuts the rest once the floor reaches it)."""
         start_pos = -1
         if self.first_move:
             if self.start_sq not in line:
                 return
             start_pos = line.index(self.start_sq)
-        for e in range(1, n - 1):
-            c = codes[e]
-            if c:
-                if chr(c & 0x7F) != faces.EQUALS:
-                    continue
-                e_tile = None  # (square, score parts) of a new `=`; None: one on the board
-                e_rack = 0
-            else:
-                if self.equals <= 0:
-                    continue
-                e_rack = 1 if self.equals_from_rack else 0
-                if e_rack > self.limit:
-                    continue
-                i = line[e]
-                cross = self.seg(i, cross_step)
-                if cross is not None and faces.EQUALS not in cross:
-                    continue
-                v, mult = self.tile(i, faces.EQUALS)
-                e_tile = (i, v, mult, cross[faces.EQUALS] if cross is not None else 0)
-            if self.first_move and not (e_tile is not None and codes[e] == 0):
-                continue
+        floor = self.floor
+        ln = None
+        for spot in spots:
+            if len(spot) > 3 and spot[3] <= floor[0]:
+                return
             if ln is None:
                 ln = _Line(self, line, cross_step)
-            yield from self.around(ln, e, e_tile, e_rack, start_pos)
+            yield from self.around(ln, spot[0], spot[1], spot[2], start_pos)
 
     def around(self, ln, e, e_tile, e_rack, start_pos):
         """The moves whose `=` stands on line position e."""
@@ -1105,21 +1189,9 @@ class _Calq(Generation):
                 self.next_check += STEP_CHECK
                 self.steps_done()
             ph = st[6]
-            if targets is not None and (ph == 0 or ph == 2):
-                if nk >= cut:
-                    # a run starts: can the side still end with a value to meet?
-                    left = most - nk
-                    end = wk.end(k, left)
-                    if end - k >= 3:
-                        more = most if fixed else nk + (1 if free[k] else 0)
-                        look = targets.lookup(used, spare - more)
-                        if not self.reachable(ln, k, end, fixed, left, st, look[0]):
-                            return
-                least = 0 if run is None else run[2]
-                quiet = self.tails(wk, k, st, used, nk, tsum, mult, cross_sum, old, placed, least)
-                done = self.heads(wk, k, st, used, nk, tsum, mult, cross_sum, old, placed)
-                run = (k, done, least)
-            if k == stop or (free[k] and not fixed):
+            # (A side cannot end at a run start, so the ends come first: the checks below
+            # then spare a run start that leads nowhere its `tails` and `heads`.)
+            if k == stop or (free[k] and not fixed and (ph == 1 or ph == 3)):
                 # the side may end here
                 if (
                     k > s0
@@ -1143,23 +1215,6 @@ class _Calq(Generation):
             else:
                 end = empties[k] + max(left, 0)
                 end = spots[end] if end < nspots else n
-            # Digits go on only towards a side not found already: a short one, or one with
-            # an operator or bar to come (when `heads` solved this run, one with two to
-            # come, or whose digits before the one to come do not outnumber those after).
-            digits = not quiet or nk + (1 if free[k] else 0) < cut
-            if not digits:
-                whites = white_count[end] - white_count[k + 1]
-                for key in white_keys:
-                    whites += counts[key]
-                if run is not None and run[1] and whites < 2:
-                    adds = 0
-                    if run[1] == 1:
-                        adds = add_count[end] - add_count[k + 1]
-                        for key in add_keys:
-                            adds += counts[key]
-                    digits = adds or (whites and 2 * k + 3 <= end + run[0])
-                else:
-                    digits = whites > 0
             if free[k]:
                 if left <= 0:
                     return
@@ -1179,11 +1234,45 @@ class _Calq(Generation):
                         z = b[2]
                         if z is None or not _meets(vals, z[0], z[1]):
                             return
+            if targets is not None and (ph == 0 or ph == 2):
+                if nk >= cut and end - k >= 3:
+                    # a run starts: can the side still end with a value to meet?
+                    more = spare - (most if fixed else nk + (1 if free[k] else 0))
+                    look = cache.get(used * 64 + more)
+                    if look is None:
+                        look = targets.lookup(used, more)
+                    if not self.reachable(ln, k, end, fixed, left, st, look[0]):
+                        return
+                least = 0 if run is None else run[2]
+                quiet = self.tails(wk, k, st, used, nk, tsum, mult, cross_sum, old, placed, least)
+                done = self.heads(wk, k, st, used, nk, tsum, mult, cross_sum, old, placed)
+                run = (k, done, least)
+            # Digits go on only towards a side not found already: a short one, or one with
+            # an operator or bar to come (when `heads` solved this run, one with two to
+            # come, or whose digits before the one to come do not outnumber those after).
+            digits = not quiet or nk + (1 if free[k] else 0) < cut
+            if not digits:
+                whites = white_count[end] - white_count[k + 1]
+                for key in white_keys:
+                    whites += counts[key]
+                if run is not None and run[1] and whites < 2:
+                    adds = 0
+                    if run[1] == 1:
+                        adds = add_count[end] - add_count[k + 1]
+                        for key in add_keys:
+                            adds += counts[key]
+                    digits = adds or (whites and 2 * k + 3 <= end + run[0])
+                else:
+                    digits = whites > 0
+                # ... and a digit here needs room for an operator and an operand after it
+                digits = digits and k + 3 <= end
             for key, place, at, v, f, c_score, kind, d, bit in opts[k]:
                 nrun = run
                 if kind == _DIGIT:
                     if not digits:
                         continue
+                elif k + 2 > end:
+                    continue  # no room for an operand after it
                 elif targets is not None:
                     # the next run: its least length when `heads` solved this one
                     least = 0
@@ -1279,6 +1368,8 @@ class _Calq(Generation):
         if not ends:
             return True
         spare = wk.spare
+        targets = wk.targets
+        cache = targets.cache
         tried = 0
         todo = []
         for p, m, held in ends:
@@ -1286,7 +1377,9 @@ class _Calq(Generation):
             top = 10**j
             low = top // 10 if j > 1 else 0
             first = 1 if low == 0 and (ph == 2 or dv) else low  # no ÷ 0, no over 0
-            look = wk.targets.lookup(used, spare - nk - m)
+            look = cache.get(used * 64 + spare - nk - m)
+            if look is None:
+                look = targets.lookup(used, spare - nk - m)
             values = _candidates(look, st, first, top - 1, _TIMES, 1)
             tried += len(values)
             todo.append((p, m, held, values, low, top))
@@ -1316,10 +1409,15 @@ class _Calq(Generation):
         zero = _zero(st)
         if zero:
             return 2 if zero == 1 else 0
-        ph = st[6]
-        adds = len(wk.targets.lookup(used, wk.spare - nk - 1)[1]) <= _FEW
         left = wk.most - nk
         end = wk.end(k, left)
+        if end - k < 4:
+            return 2  # no room for run 1, an operator and a shorter run 2: none to find
+        ph = st[6]
+        look = wk.targets.cache.get(used * 64 + wk.spare - nk - 1)
+        if look is None:
+            look = wk.targets.lookup(used, wk.spare - nk - 1)
+        adds = len(look[1]) <= _FEW
         opts = wk.ln.opts
         free = wk.ln.free
         counts = self.counts
@@ -1448,7 +1546,9 @@ class _Calq(Generation):
         ph = st[6]
         sides = wk.short if wk.fixed else wk.long
         pos = wk.s0 if wk.fixed else r - 1
-        look = wk.targets.lookup(s[0], wk.spare - nk)
+        look = wk.targets.cache.get(s[0] * 64 + wk.spare - nk)
+        if look is None:
+            look = wk.targets.lookup(s[0], wk.spare - nk)
         values = look[1]
         if n2 == 0 and (kind == _OVER or kind == _SLASH):
             return  # ÷ 0, or over 0

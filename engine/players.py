@@ -15,9 +15,9 @@ The levels:
    a move of the whole rack earns (engine/leave.py, in tenths of a point), the first found
    on a tie. While the bag can refill the rack it also swaps instead of moving when keeping
    the best part of the rack and swapping the rest is worth more than the best move, unless
-   the swap would end the game (the opponents have all just passed or swapped). A game
-   without a leave table (Cal-Q-Able for now), or an empty bag, leaves it the score alone:
-   level 3.
+   the swap would end the game (the opponents have all just passed or swapped); in
+   Cal-Q-Able a swap gives back the whole rack. A game without a leave table, or an empty
+   bag, leaves it the score alone: level 3.
 
 Whatever order the moves come in, the chooser holds only its choice (levels 3 and 4) or a
 few random draws (levels 1 and 2: reservoir sampling, each draw replaced by the k-th move
@@ -71,8 +71,13 @@ class Chooser:
         full = len(rack) if game.rules.bonus_turn(len(rack), game.rack_size) else -1
         self.keeper = leaves.Keeper(table, rack, full)
         self.counts = self.keeper.counts
-        # the best part of the rack to keep (what a swap would keep), worked out once
-        self.kept_value, self.kept = best_leave(table, self.counts)
+        # the best part of the rack to keep (what a swap would keep), worked out once; a
+        # game whose swap gives back the whole rack keeps nothing
+        if game.rules.whole_swap:
+            self.kept = [0] * len(self.counts)
+            self.kept_value = leaves.value(table, self.kept)
+        else:
+            self.kept_value, self.kept = best_leave(table, self.counts)
         top = self.kept_value
         empty = leaves.value(table, [0] * len(self.counts), True)  # the whole rack laid
         self.top = empty if top is None or top < empty else top
@@ -183,8 +188,12 @@ def act(game, chooser):
 
 def play_turn(game, level, prng, leave=None):
     """Choose among every legal move of the player to move (known racks) at `level` and
-    play the turn (see `act`, which gives the result)."""
+    play the turn (see `act`, which gives the result). The generator is told the chooser's
+    floor as it rises, so it need not build the moves that could not change the choice
+    (the choice is the same: those could not beat it, and a tie keeps the first found)."""
     chooser = Chooser(game, level, prng, leave)
-    for move, score in movegen.scored(game):
+    floor = [chooser.floor()]
+    for move, score in movegen.floored(game, floor):
         chooser.offer(move, score)
+        floor[0] = chooser.floor()
     return act(game, chooser)

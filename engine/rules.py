@@ -64,6 +64,7 @@ class Ruleset:
         return self.profile.rack_size
 
     open_faces = ""  # faces taken from an open supply beside the board, never on a rack
+    whole_swap = False  # True: a swap gives back the whole rack (Cal-Q-Able rule 4)
 
     def from_rack(self, key):
         """Whether a chip of this face is held on a rack (else taken from an open supply)."""

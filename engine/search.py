@@ -31,10 +31,14 @@ branches that cannot beat it are cut (engine/movegen.py's bound). The default
 chooser keeps the best score (engine/players.py has the levels). Memory stays small: the
 search holds one move at a time, besides the chooser's own.
 
-Cal-Q-Able's generator (engine/movegen_calqable.py) is a stream of moves in the board's
-order, without phases; the budget (steps: calls of its side builder; or time) is checked
-every movegen.STEP_CHECK steps inside it and after each move, and the chooser's floor
-prunes it as it goes.
+Cal-Q-Able's generator (engine/movegen_calqable.py) is a stream of moves; with a floor it
+takes the squares of `=` in the order of their score bound (engine/calqable_bounds.py) and
+stops where the bound meets the floor. The search runs it in passes of growing size
+(CALQ_SIZES rack tiles at most, then the whole rack): a pass of two tiles costs the chip
+about as much as preparing the lines, one of nine about ten times a pass of four for
+every square of `=` (a move of nine tiles is most often the best, with its +50). The
+budget (steps: calls of its side builder; or time) is checked every movegen.STEP_CHECK
+steps inside it and after each move.
 """
 
 from engine import movegen
@@ -43,6 +47,7 @@ from engine.profile import RUN
 
 QUICK = (2, 4)  # the most new chips a window may take in the first phase
 JOKER_FIRST = "9+"  # the faces a joker may stand for before the last phase
+CALQ_SIZES = (2, 3, 4, 5, 6, 7)  # Cal-Q-Able: the rack tiles of each pass before the whole rack
 
 
 class _Stop(Exception):
@@ -105,6 +110,7 @@ class Search:
         self.earlier = None  # the passes run on the line before the current one
         self.floor = [-1]  # [the chooser's floor], shared with the generator
         self.gen = None  # the generation being driven
+        self.counted = None  # a callable: the chips of a move a pass counts (None: all)
 
     def run(self):
         """Search until done or out of budget; the chooser's choice, (move, score)."""
@@ -125,7 +131,7 @@ class Search:
 
     def _offer(self, move, score):
         # (the generator's `emit`: a bound method, no frame in between)
-        if self.earlier and _seen(move, self.earlier):
+        if self.earlier and _seen(move, self.earlier, self.counted):
             return
         self.found += 1
         self.chooser.offer(move, score)
@@ -187,20 +193,30 @@ class Search:
         gen = self.gen = movegen_calqable.generation(self.game, self.rack, floor)
         between = self.between
         gen.steps_done = self._steps_done
+        limit = gen.limit
+        self.counted = gen.from_rack  # a move's tiles that count against the pass's size
+        done = []  # type: list
         try:
-            for move, score in gen.scored():
-                self._offer(move, score)
-                self._check(gen.steps)
-                if between is not None:
-                    between()
+            for size in [size for size in CALQ_SIZES if size < limit] + [limit]:
+                self.earlier = done
+                gen.limit = size
+                for move, score in gen.scored():
+                    self._offer(move, score)
+                    self._check(gen.steps)
+                    if between is not None:
+                        between()
+                done = done + [(size, None)]
         finally:
+            gen.limit = limit
             self.spent = gen.steps
+            self.earlier = None
 
 
-def _seen(move, passes):
+def _seen(move, passes, counted=None):
     """True if one of `passes` (see plan()) also finds `move`: a pass finds every move of
-    at most its size whose jokers stand for faces it allows."""
-    n = len(move.placements)
+    at most its size (chips counted by `counted(move)`, default all) whose jokers stand for
+    faces it allows."""
+    n = len(move.placements) if counted is None else counted(move)
     for size, faces in passes:
         if n > size:
             continue

@@ -28,22 +28,23 @@ HEAP_GOAL = 24 * 1024
 BATCH = 10
 
 
-def positions(limit=None):
+def positions(limit=None, game="calculissimo"):
     out = [
         e
         for e in benchset.load()
-        if e["game"] == "calculissimo" and e["turns"] >= 3 and e["best"] is not None
+        if e["game"] == game and e["turns"] >= 3 and e["best"] is not None
     ]
     return out[:limit] if limit else out
 
 
 def _call(entry, cap, heap=False):
-    return "hintprobe.trace(%r, %r, %d, %d, %r)\n" % (
+    return "hintprobe.trace(%r, %r, %d, %d, %r, %r)\n" % (
         entry["board"],
         entry["rack"],
         entry["seed"],
         cap,
         heap,
+        entry["game"],
     )
 
 

@@ -1,7 +1,8 @@
 """The hint search measured from inside MicroPython (tools/hintbench.py sends it).
 
-`trace(board, rack, seed, cap)` lays a benchmark position out (tools/benchset.py: a board
-as square -> face, the mover's rack), then runs engine/search.py's anytime search with a
+`trace(board, rack, seed, cap, heap, game)` lays a benchmark position out
+(tools/benchset.py: a board as square -> face, the mover's rack, the game's default
+profile), then runs engine/search.py's anytime search with a
 budget of `cap` fuel (WASI) or emulated cycles (the Pico), read with tools/fuelprobe.py
 every movegen.STEP_CHECK steps, and prints one line: each better move found, as (fuel
 spent, score), and whether the search was whole. With `heap=True` it also collects every
@@ -15,7 +16,8 @@ import json
 from engine import search
 from engine.compat import collect, mem_free
 from engine.game import Game
-from tests.engine.fixtures import default_profile
+from engine.profile import Profile
+from tests.engine.fixtures import default_profile, profile_data
 from tools import fuelprobe
 from tools.positions import lay_out
 
@@ -34,8 +36,12 @@ class _Trace(search.BestScore):
         search.BestScore.offer(self, move, score)
 
 
-def trace(board, rack, seed, cap, heap=False):
-    game = lay_out(Game(default_profile(), 2, seed=seed), board)
+def trace(board, rack, seed, cap, heap=False, name="calculissimo"):
+    if name == "calculissimo":
+        profile = default_profile()
+    else:
+        profile = Profile(profile_data(name))
+    game = lay_out(Game(profile, 2, seed=seed), board)
     game.racks[game.to_move] = list(rack)
     collect()
     base = mem_free() if heap else 0

@@ -1,7 +1,7 @@
-"""Learn Calculissimo's leave table (engine/leave.py) from seeded self-play.
+"""Learn a game's leave table (engine/leave.py) from seeded self-play.
 
-    .venv/bin/python -m tools.learn_leave [--games 700] [--seed 100001] [--rounds 3] [--write]
-        [--save samples.jsonl] [--load samples.jsonl]
+    .venv/bin/python -m tools.learn_leave [--game calculissimo] [--games 700] [--seed 100001]
+        [--rounds 3] [--write] [--save samples.jsonl] [--load samples.jsonl]
 
 Round 0 plays `--games` two-player games of level 3 against itself (the best score, no
 leave); each later round plays level 4 against itself with the table learned so far, on
@@ -32,38 +32,55 @@ from engine.game import chip_key
 from tools.mpyrun import REPO_ROOT
 from tools.selfplay import load_profile, play_game
 
-FACES = "0123456789+-*:?"
-RACK = 7
+# Per game: the table's faces (engine/leave.py: digits, operators, joker), the rack size,
+# the name of its table in engine/leave.py and the markers around it there. Cal-Q-Able's
+# `=` comes from the open supply, not the rack: it is no part of a leave.
+GAMES = {
+    "calculissimo": (
+        "0123456789+-*:?",
+        7,
+        "CALCULISSIMO",
+        "# ----- TABLE (written by tools/learn_leave.py) -----",
+        "# ----- END TABLE -----",
+    ),
+    "calqable": (
+        "0123456789+-*:/",
+        9,
+        "CALQABLE",
+        "# ----- CALQABLE TABLE (written by tools/learn_leave.py) -----",
+        "# ----- END CALQABLE TABLE -----",
+    ),
+}
 RIDGE = 5.0  # added to the diagonal of the normal equations (samples: tens of thousands)
-BEGIN = "# ----- TABLE (written by tools/learn_leave.py) -----"
-END = "# ----- END TABLE -----"
 
 
-def kept(rack, result):
-    """The chips kept after a turn: `rack` (faces) less those laid or swapped."""
+def kept(rack, result, rules):
+    """The chips kept after a turn: `rack` (faces) less those laid from it or swapped."""
     left = list(rack)
     kind, detail, _ = result
     if kind == "place":
         for _, code in detail.placements:
-            left.remove(chip_key(code))
+            key = chip_key(code)
+            if rules.from_rack(key):  # (Cal-Q-Able's `=` comes from the open supply)
+                left.remove(key)
     elif kind == "swap":
         for ch in detail:
             left.remove(ch)
     return left
 
 
-def game_samples(profile, levels, seed, table):
+def game_samples(profile, levels, seed, table, shape):
     """[(leave terms, the mover's next points, opponent turns before them, their points)]
-    from one seeded game between `levels`."""
-    shape = (FACES, RACK, None)
+    from one seeded game between `levels`; `shape`: (faces, rack size, None)."""
+    face_keys = shape[0]
     turns = []  # (player, points, kept counts or None when the bag was empty)
 
     def watch(game, p, rack, bag, result):
         terms = None
         if bag > 0:
-            counts = [0] * len(FACES)
-            for ch in kept(rack, result):
-                counts[FACES.index(ch)] += 1
+            counts = [0] * len(face_keys)
+            for ch in kept(rack, result, game.rules):
+                counts[face_keys.index(ch)] += 1
             kind, move, _ = result
             bonus = kind == "place" and game.rules.bonus_turn(len(move), len(rack))
             terms = list(leaves.terms(shape, counts, bonus))
@@ -141,51 +158,57 @@ def tenths(weights):
     return tuple(round(10 * w) for w in weights)
 
 
-def table_text(weights, note):
-    n = len(FACES)
-    lines = [BEGIN]
+def table_text(game, weights, note):
+    face_keys, rack_size, name, begin, end = GAMES[game]
+    n = len(face_keys)
+    lines = [begin]
     lines += ["# " + line for line in note]
     lines.append("# fmt: off")
-    lines.append("CALCULISSIMO = (")
-    lines.append('    "%s",' % FACES)
-    lines.append("    %d," % RACK)
+    lines.append("%s = (" % name)
+    lines.append('    "%s",' % face_keys)
+    lines.append("    %d," % rack_size)
     lines.append("    (")
-    lines.append("        # kept, per chip: " + " ".join(FACES))
+    lines.append("        # kept, per chip: " + " ".join(face_keys))
     lines.append("        " + ", ".join(str(w) for w in weights[:n]) + ",")
     lines.append("        # each duplicate of a face")
     lines.append("        " + ", ".join(str(w) for w in weights[n : 2 * n]) + ",")
-    lines.append("        # balance: row = numbers kept (0-7), column = operators kept (0-7)")
-    for row in range(RACK + 1):
-        k = 2 * n + row * (RACK + 1)
-        lines.append("        " + ", ".join(str(w) for w in weights[k : k + RACK + 1]) + ",")
+    lines.append(
+        "        # balance: row = numbers kept (0-%d), column = operators kept (0-%d)"
+        % (rack_size, rack_size)
+    )
+    for row in range(rack_size + 1):
+        k = 2 * n + row * (rack_size + 1)
+        lines.append("        " + ", ".join(str(w) for w in weights[k : k + rack_size + 1]) + ",")
     lines.append("        # a move of the whole rack: the turn it earns")
     lines.append("        %d," % weights[-1])
     lines.append("    ),")
     lines.append(")")
     lines.append("# fmt: on")
-    lines.append(END)
+    lines.append(end)
     return "\n".join(lines)
 
 
-def write(text):
+def write(game, text):
+    begin, end = GAMES[game][3:]
     path = REPO_ROOT / "engine" / "leave.py"
     source = path.read_text()
-    head, rest = source.split(BEGIN, 1)
-    _, tail = rest.split(END, 1)
+    head, rest = source.split(begin, 1)
+    _, tail = rest.split(end, 1)
     path.write_text(head + text + tail)
 
 
 def describe(table):
     """A readable summary of a table: the face values and a few balance cells."""
-    n = len(FACES)
+    face_keys, rack_size = table[0], table[1]
+    n = len(face_keys)
     w = table[2]
     out = ["face  kept  dup"]
     for i in range(n):
-        out.append("%4s %5.1f %5.1f" % (faces.text(FACES[i]), w[i] / 10, w[n + i] / 10))
+        out.append("%4s %5.1f %5.1f" % (faces.text(face_keys[i]), w[i] / 10, w[n + i] / 10))
     out.append("balance (numbers x operators, points):")
-    for row in range(RACK + 1):
-        k = 2 * n + row * (RACK + 1)
-        out.append(" ".join("%6.1f" % (v / 10) for v in w[k : k + RACK + 1 - row]))
+    for row in range(rack_size + 1):
+        k = 2 * n + row * (rack_size + 1)
+        out.append(" ".join("%6.1f" % (v / 10) for v in w[k : k + rack_size + 1 - row]))
     out.append("bonus turn %.1f" % (w[-1] / 10))
     return "\n".join(out)
 
@@ -224,6 +247,7 @@ def load(path, fit):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--game", choices=sorted(GAMES), default="calculissimo")
     ap.add_argument("--games", type=int, default=700, help="games per round")
     ap.add_argument("--seed", type=int, default=100001, help="the first bag seed")
     ap.add_argument("--rounds", type=int, default=3, help="rounds: level 3, then level 4")
@@ -232,18 +256,20 @@ def main(argv=None):
     ap.add_argument("--save", help="append every game's samples to this file (JSON lines)")
     ap.add_argument("--write", action="store_true", help="write the table to engine/leave.py")
     args = ap.parse_args(argv)
-    profile = load_profile("calculissimo")
-    fit = Fit(leaves.size(FACES, RACK))
+    profile = load_profile(args.game)
+    face_keys, rack_size = GAMES[args.game][:2]
+    shape = (face_keys, rack_size, None)
+    fit = Fit(leaves.size(face_keys, rack_size))
     t0 = time.perf_counter()
     rounds = load(args.load, fit) if args.load else []
-    table = (FACES, RACK, tenths(fit.solve(args.ridge))) if rounds else None
+    table = (face_keys, rack_size, tenths(fit.solve(args.ridge))) if rounds else None
     for r in range(len(rounds)):
         print("loaded round %d: level %d, seeds %d-%d" % ((r,) + rounds[r]))
     seed = args.seed
     for r in range(len(rounds), len(rounds) + args.rounds):
         level = 3 if table is None else 4
         for k in range(args.games):
-            samples = game_samples(profile, [level, level], seed + k, table)
+            samples = game_samples(profile, [level, level], seed + k, table, shape)
             for sample in samples:
                 fit.add(*sample)
             if args.save:
@@ -252,7 +278,7 @@ def main(argv=None):
                     f.write(json.dumps(game) + "\n")
         rounds.append((level, seed, seed + args.games - 1))
         seed += args.games
-        table = (FACES, RACK, tenths(fit.solve(args.ridge)))
+        table = (face_keys, rack_size, tenths(fit.solve(args.ridge)))
         print(fit_line(fit, r, *rounds[-1], t0=t0), flush=True)
         print(describe(table), flush=True)
     if table is None:
@@ -268,9 +294,9 @@ def main(argv=None):
         "each round at level 4 uses the table of the rounds before; ridge %g." % args.ridge
     )
     note.append("Values in tenths of a point.")
-    text = table_text(table[2], note)
+    text = table_text(args.game, table[2], note)
     if args.write:
-        write(text)
+        write(args.game, text)
         print("written to engine/leave.py")
     else:
         print(text)

@@ -1,0 +1,153 @@
+"""Upper bounds of Cal-Q-Able move scores by where the `=` stands (engine/movegen_calqable.py).
+
+When only moves above a floor are wanted (the best move, the chip's anytime search), the
+generator takes the squares of `=` best bound first and skips every square, and every
+line, whose bound the floor has reached. A move is scored (engine/calqable.py) as
+
+    (tile values, tile premiums under new tiles) x (equation premiums under new tiles)
+    + (the cross equations' scores) + 50 for a whole rack
+
+and every part only grows when the equation takes one more square, so the bound of a
+square `e` is the largest over the longest spans around it: for each first square `a`
+within the rack's reach on the left, the span reaching as far right as the tiles left
+allow. Empty squares no rack tile may take (their cross equation refuses every face) end
+the reach. In a span, the tiles on the board count their values; the new tiles count the
+rack's largest values, the largest of them on the largest tile premiums (any other pairing
+adds up to less), times every equation premium on an empty square, plus each empty
+square's best cross score. Everything is an integer.
+"""
+
+from engine.profile import CHIP, RUN
+
+
+def of_line(gen, line, cross_step, spots):
+    """The bound of each of `spots` (movegen_calqable's (e, new `=` tile or None, rack
+    tiles it takes)) for a generation `gen` along the squares `line`."""
+    sums = _Sums(gen, line, cross_step)
+    return [sums.bound(spot) for spot in spots]
+
+
+class _Sums:
+    """A line's running sums (over line[0:k]) and the rack's largest values."""
+
+    def __init__(self, gen, line, cross_step):
+        self.gen = gen
+        cells = gen.cells
+        prem = gen.prem
+        kinds = gen.kinds
+        factors = gen.factors
+        values = gen.values
+        counts = gen.counts
+        keys = [key for key in gen.keys if counts[key] > 0]
+        n = len(line)
+        self.n = n
+        # vals: the rack's values, largest first; tops[m]: the most m of them add up to
+        vals = []  # type: list[int]
+        for key in keys:
+            vals.extend([values[ord(key)]] * counts[key])
+        vals.sort(reverse=True)
+        tops = [0]
+        for v in vals:
+            tops.append(tops[-1] + v)
+        self.vals = vals
+        self.tops = tops
+        self.board = [cells[i] != 0 for i in line]
+        empty = [0] * (n + 1)  # empty squares
+        held = [0] * (n + 1)  # tiles on the board
+        old = [0] * (n + 1)  # their values
+        cross_sum = [0] * (n + 1)  # best cross scores
+        run = [1] * (n + 1)  # product of the equation premiums on empty squares
+        best_cross = [0] * n
+        open_ = [True] * n  # False: an empty square no rack tile may take
+        chips = []  # type: list[tuple[int, int]]  # (position, factor) of tile premiums > 1
+        for k in range(n):
+            i = line[k]
+            c = cells[i]
+            empty[k + 1] = empty[k]
+            held[k + 1] = held[k]
+            old[k + 1] = old[k]
+            cross_sum[k + 1] = cross_sum[k]
+            run[k + 1] = run[k]
+            if c:
+                held[k + 1] += 1
+                old[k + 1] += values[c & 0x7F]
+                continue
+            empty[k + 1] += 1
+            p = prem[i]
+            if p:
+                if kinds[p] == RUN:
+                    run[k + 1] *= factors[p]
+                elif kinds[p] == CHIP and factors[p] > 1:
+                    chips.append((k, factors[p]))
+            cross = gen.seg(i, cross_step)
+            if cross is not None:
+                top = -1
+                for key in keys:
+                    if key in cross and cross[key] > top:
+                        top = cross[key]
+                if top < 0:
+                    open_[k] = False
+                else:
+                    best_cross[k] = top
+                    cross_sum[k + 1] += top
+        self.empty = empty
+        self.held = held
+        self.old = old
+        self.cross_sum = cross_sum
+        self.run = run
+        self.best_cross = best_cross
+        self.open = open_
+        self.chips = chips
+
+    def bound(self, spot):
+        """The bound of the moves whose `=` stands as `spot` says."""
+        gen = self.gen
+        e, e_tile, e_rack = spot[0], spot[1], spot[2]
+        budget = gen.limit - e_rack
+        if budget < 0:
+            return 0
+        n = self.n
+        board = self.board
+        open_ = self.open
+        empty = self.empty
+        held = self.held
+        old = self.old
+        vals = self.vals
+        new_eq = e_tile is not None
+        # ends[r]: where the span reaching right from e with at most r new tiles ends
+        ends = []
+        q = e + 1
+        used = 0
+        for r in range(budget + 1):
+            while q < n and open_[q] and (board[q] or used < r):
+                if not board[q]:
+                    used += 1
+                q += 1
+            ends.append(q)
+        need_old = not gen.first_move  # the equation must hold a tile on the board
+        out = 0
+        a = e - 1
+        while a >= 0 and open_[a]:
+            kl = empty[e] - empty[a]
+            if kl > budget:
+                break
+            b = ends[budget - kl]
+            a -= 1
+            if need_old and held[b] == held[a + 1]:
+                continue
+            tiles = empty[b] - empty[a + 1] - (1 if new_eq else 0)
+            m = min(len(vals), tiles)
+            total = old[b] - old[a + 1] + self.tops[m]
+            # the largest values on the largest tile premiums
+            fs = [f for k, f in self.chips if a < k < b and k != e]
+            if fs:
+                fs.sort(reverse=True)
+                for j in range(min(len(fs), m)):
+                    total += (fs[j] - 1) * vals[j]
+            crosses = self.cross_sum[b] - self.cross_sum[a + 1]
+            if new_eq:
+                total += e_tile[1]
+                crosses += e_tile[3] - self.best_cross[e]
+            score = total * (self.run[b] // self.run[a + 1]) + crosses + gen.bonus(tiles + e_rack)
+            out = max(out, score)
+        return out

@@ -1,0 +1,141 @@
+"""Cal-Q-Able's best-first generation (engine/calqable_bounds.py, engine/movegen_calqable.py
+with a floor) and the chip's search in passes of growing size (engine/search.py).
+
+The bound of a square of `=` must hold every move whose `=` stands there, or the best move
+could be skipped; a pass of n tiles must find exactly the moves of at most n rack tiles, or
+the search's duplicate filter would hide moves. Both are checked against the whole
+generation (itself checked against a brute force in tests/engine/test_movegen.py and
+tests/test_movegen_brute.py) on seeded positions with racks of four to six tiles, and on the
+advanced game, whose `=` tiles come from the rack.
+"""
+
+from engine import calqable_bounds, faces, movegen, movegen_calqable, search
+from engine.game import Game
+from engine.prng import Prng
+from tests.engine.checks import eq
+from tests.engine.test_movegen import draw_rack, position, profile_for, random_turn
+
+MPY_FUEL = 400_000_000_000
+SEEDS = (2, 5, 7)
+_POSITIONS = []  # type: list
+
+
+def positions():
+    """The test positions, laid out once."""
+    if not _POSITIONS:
+        _POSITIONS.extend(_lay_out())
+    return _POSITIONS
+
+
+def _lay_out():
+    out = [position("calqable", seed, 2 + seed % 4, 4 + seed % 3) for seed in SEEDS]
+    # the advanced game: `=` tiles on the rack
+    game = Game(profile_for("calqable"), 2, {"advanced": True}, seed=21)
+    prng = Prng(21)
+    for _ in range(2):
+        rack = game.racks[game.to_move]
+        random_turn(game, prng, [k for k in rack if k != "="][:5] + ["="])
+    game.racks[game.to_move] = draw_rack(game, prng, 4) + ["="]
+    out.append(game)
+    return out
+
+
+def _line_of(gen, move):
+    """(line squares, cross step, position of the `=` in the line) of a move of two or more
+    tiles."""
+    w = gen.w
+    squares = [i for i, _ in move.placements]
+    if squares[0] // w == squares[-1] // w:
+        line = list(range(squares[0] // w * w, squares[0] // w * w + w))
+        cross_step = w
+    else:
+        line = list(range(squares[0] % w, gen.h * w, w))
+        cross_step = 1
+    codes = {}
+    for i, code in move.placements:
+        codes[i] = code
+    k = line.index(squares[0])
+    while k > 0 and (line[k - 1] in codes or gen.cells[line[k - 1]]):
+        k -= 1
+    while True:
+        i = line[k]
+        code = codes.get(i, gen.cells[i])
+        if chr(code & 0x7F) == faces.EQUALS:
+            return line, cross_step, k
+        k += 1
+
+
+def test_every_move_scores_within_its_bound():
+    checked = 0
+    for game in positions():
+        gen = movegen_calqable.generation(game)
+        for move, score in movegen.scored(game):
+            if len(move.placements) < 2:
+                continue  # singles() finds these, without a bound
+            line, cross_step, e = _line_of(gen, move)
+            spots = [s for s in gen.spots(line, cross_step) if s[0] == e]
+            eq(len(spots), 1, str(move))
+            bound = calqable_bounds.of_line(gen, line, cross_step, spots)[0]
+            assert score <= bound, "%s scores %d, above its bound %d" % (move, score, bound)
+            checked += 1
+    assert checked > 50
+
+
+def test_a_pass_of_n_tiles_finds_the_moves_of_at_most_n_rack_tiles():
+    for game in positions():
+        gen = movegen_calqable.generation(game)
+        every = dict(gen.scored())
+        limit = gen.limit
+        for size in range(1, limit):
+            gen = movegen_calqable.generation(game)
+            gen.limit = size
+            got = dict(gen.scored())
+            want = {}
+            for move, score in every.items():
+                if gen.from_rack(move) <= size:
+                    want[move] = score
+            eq(got, want, "a pass of %d of %d tiles" % (size, limit))
+
+
+def test_best_first_finds_the_best_score():
+    for game in positions():
+        scores = [score for _, score in movegen.scored(game)]
+        top = max(scores) if scores else None
+        eq(movegen.best(game)[1], top)
+        s = search.Search(game)
+        eq(s.run()[1], top)
+        assert s.complete
+
+
+def test_the_search_offers_each_move_once():
+    # levels 1 and 2 draw among the moves offered: a move a later pass finds again must not
+    # count twice
+    for game in positions():
+
+        class Every(search.BestScore):
+            def __init__(self):
+                search.BestScore.__init__(self)
+                self.seen = []
+
+            def offer(self, move, score):
+                self.seen.append(move)
+
+            def floor(self):
+                return -1
+
+        chooser = Every()
+        search.Search(game, chooser=chooser).run()
+        eq(len(chooser.seen), len(set(chooser.seen)))
+        eq(set(chooser.seen), set(movegen.moves(game)))
+
+
+def test_a_budget_stops_the_search_with_a_legal_move():
+    game = positions()[0]
+    top = movegen.best(game)[1]
+    s = search.Search(game, steps=200)
+    move, score = s.run()
+    assert not s.complete
+    assert move is not None and score <= top
+    verdict = game.check(move)
+    assert verdict.legal, str(move)
+    eq(verdict.score, score)
