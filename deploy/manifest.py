@@ -14,7 +14,8 @@
 include("$(PORT_DIR)/boards/manifest.py")
 
 ENGINE = (
-    "__init__.py arith.py board.py calculissimo.py calqable.py compat.py equation.py errors.py"
+    "__init__.py arith.py board.py calculissimo.py calqable.py calqable_bounds.py compat.py"
+    " equation.py errors.py"
     " faces.py game.py leave.py move.py movegen.py movegen_calqable.py players.py prng.py"
     " profile.py replacement.py rules.py search.py snapshot.py"
     " squares.py verdict.py"
