@@ -578,19 +578,29 @@ _NONE = ([], [])  # type: tuple
 
 
 def _index(entries):
-    """Sides by value, then by the tiles they use (a mixed-radix usage)."""
+    """Sides by value, then by the tiles they use (a mixed-radix usage): (value -> list of
+    [usage, sides], the values in the order first met). Lists, not a dict's order, give
+    the order the moves come in: MicroPython's dicts keep no insertion order, and the
+    search's budget and the players' ties must see the moves as CPython does."""
     table = {}  # type: dict
+    order = []
+    where = {}  # type: dict  # (value, usage) -> its [usage, sides]
     for entry in entries:
-        uses = table.get(entry[0])
-        if uses is None:
-            uses = {}
-            table[entry[0]] = uses
+        value = entry[0]
         u = entry[1]
-        if u in uses:
-            uses[u].append(entry)
+        group = where.get((value, u))
+        if group is not None:
+            group[1].append(entry)
+            continue
+        group = [u, [entry]]
+        where[(value, u)] = group
+        groups = table.get(value)
+        if groups is None:
+            table[value] = [group]
+            order.append(value)
         else:
-            uses[u] = [entry]
-    return table
+            groups.append(group)
+    return table, order
 
 
 class _Walk:
@@ -995,12 +1005,14 @@ class _Calq(Generation):
         """The moves of the left and right sides (two `_index`es) of equal values."""
         fits = self.fits
         pair = self.pair
-        for value, left_uses in lefts.items():
-            right_uses = rights.get(value)
-            if right_uses is None:
+        right_table = rights[0]
+        left_table = lefts[0]
+        for value in lefts[1]:
+            right_groups = right_table.get(value)
+            if right_groups is None:
                 continue
-            for lu, left_group in left_uses.items():
-                for ru, right_group in right_uses.items():
+            for lu, left_group in left_table[value]:
+                for ru, right_group in right_groups:
                     if not fits(lu, ru):
                         continue
                     for left in left_group:

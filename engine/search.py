@@ -34,11 +34,13 @@ search holds one move at a time, besides the chooser's own.
 Cal-Q-Able's generator (engine/movegen_calqable.py) is a stream of moves; with a floor it
 takes the squares of `=` in the order of their score bound (engine/calqable_bounds.py) and
 stops where the bound meets the floor. The search runs it in passes of growing size
-(CALQ_SIZES rack tiles at most, then the whole rack): a pass of two tiles costs the chip
-about as much as preparing the lines, one of nine about ten times a pass of four for
-every square of `=` (a move of nine tiles is most often the best, with its +50). The
-budget (steps: calls of its side builder; or time) is checked every movegen.STEP_CHECK
-steps inside it and after each move.
+(CALQ_SIZES rack tiles at most, then the whole rack), so that a legal move comes before the
+whole rack's search, which on the chip takes seconds for each square of `=` (a move of nine
+tiles, with its +50, is most often the best). Passes of (2, 4), (3) and (2, 3, 4, 5) tiles
+held 10.7-11.4 % of the best score at 80 M fuel over 40 positions of the benchmark set and
+found the best within 400 M on 2-4 of them (tools/hintbench.py, 2026-11-27): on the chip
+Cal-Q-Able is far from the hint's goals. The budget (steps: calls of its side
+builder; or time) is checked every movegen.STEP_CHECK steps inside it and after each move.
 """
 
 from engine import movegen
@@ -47,7 +49,7 @@ from engine.profile import RUN
 
 QUICK = (2, 4)  # the most new chips a window may take in the first phase
 JOKER_FIRST = "9+"  # the faces a joker may stand for before the last phase
-CALQ_SIZES = (2, 3, 4, 5, 6, 7)  # Cal-Q-Able: the rack tiles of each pass before the whole rack
+CALQ_SIZES = (2, 4)  # Cal-Q-Able: the rack tiles of each pass before the whole rack
 
 
 class _Stop(Exception):
