@@ -815,21 +815,30 @@ class _Calq(Generation):
             return
         # Best first: the lines in the order of their best bound (calqable_bounds.py), and
         # in a line the squares of `=` so too; none is searched once its bound cannot beat
-        # the floor, which the moves found raise.
+        # the floor, which the moves found raise. Only a line's best bound is kept until
+        # its turn comes (every line's squares would hold some 25 KB of the chip's heap).
         order = []
         for n in range(len(lines)):
-            line, cross_step = lines[n]
-            spots = self.spots(line, cross_step)
-            if spots:
-                marks = calqable_bounds.of_line(self, line, cross_step, spots)
-                ranked = sorted(range(len(spots)), key=lambda j: (-marks[j], j))
-                order.append((-marks[ranked[0]], n, [spots[j] + (marks[j],) for j in ranked]))
+            ranked = self.ranked(lines[n])
+            if ranked:
+                order.append((-ranked[0][3], n))
         order.sort()
-        for top, n, spots in order:
+        for top, n in order:
             if -top <= floor[0]:
                 break
             line, cross_step = lines[n]
-            yield from self.line_moves(line, cross_step, spots)
+            yield from self.line_moves(line, cross_step, self.ranked(lines[n]))
+
+    def ranked(self, line_step):
+        """The spots() of a line, each with its bound as a fourth item, best first (ties in
+        the line's order)."""
+        line, cross_step = line_step
+        spots = self.spots(line, cross_step)
+        if not spots:
+            return spots
+        marks = calqable_bounds.of_line(self, line, cross_step, spots)
+        order = sorted(range(len(spots)), key=lambda j: (-marks[j], j))
+        return [spots[j] + (marks[j],) for j in order]
 
     def from_rack(self, move):
         """The tiles of `move` taken from the rack (an `=` from the open supply is not)."""

@@ -107,6 +107,7 @@ class Search:
         # allows about 30 nested Python calls).
         self.between = between
         self.complete = False
+        self.short_of_memory = False  # the search stopped when the heap ran out
         self.found = 0  # moves offered to the chooser
         self.spent = 0  # search steps taken
         self.earlier = None  # the passes run on the line before the current one
@@ -115,7 +116,12 @@ class Search:
         self.counted = None  # a callable: the chips of a move a pass counts (None: all)
 
     def run(self):
-        """Search until done or out of budget; the chooser's choice, (move, score)."""
+        """Search until done or out of budget; the chooser's choice, (move, score).
+
+        Out of memory is out of budget too: the chooser's choice so far stands
+        (`short_of_memory` says so). A Cal-Q-Able search of a whole rack keeps every side
+        of an equation it has built for one square of `=`: on the Pico, with code in RAM,
+        that has needed more than the largest free block."""
         chooser = self.chooser
         floor = self.floor = [chooser.floor()]
         gen = movegen.generation(self.game, self.rack, floor)
@@ -127,6 +133,8 @@ class Search:
             self.complete = True
         except _Stop:
             pass
+        except MemoryError:
+            self.short_of_memory = True
         if gen is not None:
             self.spent = gen.steps
         return chooser.choice()

@@ -139,6 +139,9 @@ def report(name, unit, entries, traces, first, whole):
             sum(1 for t in traces if t["complete"]),
         )
     )
+    short = sum(1 for t in traces if t.get("memory"))
+    if short:
+        print("  the heap ran out (the search then stops with what it found) on %d" % short)
     for jokers in (0, 1, 2):
         pick = [k for k in range(n) if entries[k]["rack"].count("?") == jokers]
         if pick and len(pick) < n:

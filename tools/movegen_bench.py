@@ -10,8 +10,9 @@ moves median <= 50 ms and p99 <= 500 ms, best move median <= 20 ms. Then the sam
 published set (tools/benchset.py, tests/data/movegen_positions.json), whose racks hold 0, 1
 or 2 jokers by design, a line per joker count: each joker is every face but `×`, so a rack
 with two holds many times the moves. Cal-Q-Able: every move for the set's nine-tile racks
-(goal: median <= 250 ms, p99 <= 2 s). Wall-clock times of this run on this machine: a
-loaded machine reads slower.
+(goal: median <= 250 ms, p99 <= 2 s), then the best move only (best first by the bound of
+each square of `=`, engine/calqable_bounds.py; no goal of its own). Wall-clock times of
+this run on this machine: a loaded machine reads slower.
 """
 
 import time
@@ -106,13 +107,17 @@ def main():
         games = [g for g, e in set_calc if e["rack"].count("?") == jokers]
         calculissimo(" (set, %d joker%s)" % (jokers, "" if jokers == 1 else "s"), games)
     times = []
+    best_times = []
     moves = 0
     for game, _ in benchset.games("calqable"):
         ms, n = timed(count, game)
         times.append(ms)
         moves += n
+        ms, _ = timed(movegen.best, game)
+        best_times.append(ms)
     if times:
         ok = stats("calqable all moves, 9-tile rack", times, "  (%d moves)" % moves) and ok
+        stats("calqable best move, 9-tile rack", best_times)
     return 0 if ok else 1
 
 

@@ -139,3 +139,25 @@ def test_a_budget_stops_the_search_with_a_legal_move():
     verdict = game.check(move)
     assert verdict.legal, str(move)
     eq(verdict.score, score)
+
+
+def test_running_out_of_memory_ends_the_search_with_the_moves_found():
+    class Tight(search.BestScore):
+        # the heap runs out at the third move offered, as a Pico's may mid-search
+        def __init__(self):
+            search.BestScore.__init__(self)
+            self.offers = 0
+
+        def offer(self, move, score):
+            self.offers += 1
+            if self.offers == 3:
+                raise MemoryError("memory allocation failed, allocating 4096 bytes")
+            search.BestScore.offer(self, move, score)
+
+    game = positions()[1]
+    s = search.Search(game, chooser=Tight())
+    move, score = s.run()
+    assert s.short_of_memory and not s.complete
+    verdict = game.check(move)
+    assert verdict.legal, str(move)
+    eq(verdict.score, score)
