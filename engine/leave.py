@@ -21,9 +21,11 @@ TABLE markers is written by that tool, with the seeds and the games it used: thi
 `python -m tools.learn_leave --games 700 --rounds 3 --write` (2,100 games, about 35 minutes
 on one core). With it, level 4 beat level 3 in 79.7% (± 1.8) of 2,000 games
 (`python -m tools.selfplay --pair 4,3 --games 2000`: bag seeds 1-1000, each from both seats).
-Cal-Q-Able has no table yet: its move generator is too slow for the thousands of self-play
-games a table needs (minutes a turn for nine tiles on CPython), so its level 4 plays as
-level 3.
+Cal-Q-Able's table (its faces, no joker; `=` comes from the open supply, so it is no part
+of a leave) is learned the same way by `python -m tools.learn_leave --game calqable` (one
+round of 450 games of level 3, about 32 minutes on one core: the best move is searched best
+first, engine/calqable_bounds.py). Its 3,559 turns are few for its 131 terms: the fit is
+noisy, and tools/selfplay.py's 4-against-3 games are what say whether it helps.
 """
 
 from engine.faces import JOKER, JOKER_BIT
@@ -61,7 +63,35 @@ CALCULISSIMO = (
 # ----- END TABLE -----
 
 # ----- CALQABLE TABLE (written by tools/learn_leave.py) -----
-CALQABLE = None
+# Learned by tools/learn_leave.py on 2026-11-27 from 3559 samples of two-player self-play,
+# round 0: level 3, bag seeds 100001-100450;
+# each round at level 4 uses the table of the rounds before; ridge 5.
+# Values in tenths of a point.
+# fmt: off
+CALQABLE = (
+    "0123456789+-*:/",
+    9,
+    (
+        # kept, per chip: 0 1 2 3 4 5 6 7 8 9 + - * : /
+        -8, -115, -258, -220, 56, -213, -336, 29, 227, -265, -364, -290, -256, -119, 21,
+        # each duplicate of a face
+        -115, -337, -191, 321, -336, -143, -128, 0, 0, 0, 21, -53, -134, -375, -498,
+        # balance: row = numbers kept (0-9), column = operators kept (0-9)
+        -285, -620, -352, -242, 40, 53, -124, 38, 39, 0,
+        -19, -30, -85, -73, 124, -150, 133, -28, 0, 0,
+        -303, 41, -36, 100, -17, 160, 0, 0, 0, 0,
+        155, 246, -175, 2, -13, 0, 0, 0, 0, 0,
+        -211, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        -43, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        -16, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        -51, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        # a move of the whole rack: the turn it earns
+        0,
+    ),
+)
+# fmt: on
 # ----- END CALQABLE TABLE -----
 
 _TABLES = {"calculissimo": CALCULISSIMO, "calqable": CALQABLE}

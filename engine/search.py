@@ -39,8 +39,8 @@ whole rack's search, which on the chip takes seconds for each square of `=` (a m
 tiles, with its +50, is most often the best). Passes of (2, 4), (3) and (2, 3, 4, 5) tiles
 held 10.7-11.4 % of the best score at 80 M fuel over 40 positions of the benchmark set and
 found the best within 400 M on 2-4 of them (tools/hintbench.py, 2026-11-27): on the chip
-Cal-Q-Able is far from the hint's goals. The budget (steps: calls of its side
-builder; or time) is checked every movegen.STEP_CHECK steps inside it and after each move.
+Cal-Q-Able is far from the hint's goals. The budget (steps: calls of its side builder; or
+time) is checked every movegen.STEP_CHECK steps inside it and after each move.
 """
 
 from engine import movegen
