@@ -51,10 +51,11 @@ def test_a_game_ends_with_the_penalties_applied_and_both_seats_are_played():
     assert tally.points_a == game.totals()[0] + selfplay.play_game(profile, [1, 3], 5).totals()[1]
 
 
-def table_of(text):
+def table_of(text, game="calculissimo"):
     """The weights printed between the table's markers, as a list of ints."""
-    block = text.split(learn_leave.BEGIN)[1].split(learn_leave.END)[0]
-    body = block.split("CALCULISSIMO = (")[1]
+    _, _, name, begin, end = learn_leave.GAMES[game]
+    block = text.split(begin)[1].split(end)[0]
+    body = block.split(name + " = (")[1]
     values = []
     for line in body.splitlines():
         line = line.split("#")[0].strip().rstrip(",")
@@ -69,9 +70,18 @@ def test_learn_leave_fits_a_table_and_refits_the_saved_samples(tmp_path, capsys)
     first = capsys.readouterr().out
     assert "round 0 (level 3, seeds 100001-100002)" in first
     weights = table_of(first)
-    assert len(weights) == leave.size(learn_leave.FACES, learn_leave.RACK)
+    assert len(weights) == leave.size(*learn_leave.GAMES["calculissimo"][:2])
     assert any(weights)
     learn_leave.main(["--load", str(saved), "--rounds", "0"])
     again = capsys.readouterr().out
     assert "loaded round 0: level 3, seeds 100001-100002" in again
     assert table_of(again) == weights
+
+
+def test_learn_leave_fits_a_calqable_table(capsys):
+    learn_leave.main(["--game", "calqable", "--games", "1", "--rounds", "1"])
+    out = capsys.readouterr().out
+    assert "round 0 (level 3, seeds 100001-100001)" in out
+    weights = table_of(out, "calqable")
+    assert len(weights) == leave.size("0123456789+-*:/", 9)
+    assert any(weights)

@@ -232,13 +232,21 @@ def test_level_4_swaps_when_keeping_is_worth_more_than_any_move():
     eq(game.over, False)
 
 
-def test_calqable_level_4_is_level_3():
+def test_calqable_level_4_weighs_the_tiles_kept_and_swaps_the_whole_rack():
     game = Game(Profile(profile_data("calqable")), 2, seed=1)
     game.racks[0] = ["1", "+", "1", "2", "3", "-"]  # 1+1=2, 3-1=2, ... (the `=` lies open)
     pairs = list(movegen.scored(game))
     assert pairs
-    eq(leaves.table_for("calqable"), None)
-    eq(choose(game, 4, pairs).choice(), choose(game, 3, pairs).choice())
+    table = leaves.table_for("calqable")
+    assert table is not None and len(table[2]) == leaves.size(table[0], table[1])
+    move, score = choose(game, 4, pairs).choice()
+    # the best equity: ten times the score plus what the tiles kept are worth (an `=` laid
+    # comes from the open supply, not the rack)
+    keeper = leaves.Keeper(table, game.racks[0])
+    best = max(10 * s + keeper.after(m.placements) for m, s in pairs)
+    eq(10 * score + keeper.after(move.placements), best)
+    # with no move to play, level 4 gives back the whole rack (rule 4), not the worst part
+    eq(sorted(players.swap_plan(choose(game, 4, []))), sorted(game.racks[0]))
 
 
 def test_a_seeded_game_level_3_against_4_ends_with_legal_moves():
