@@ -12,10 +12,10 @@ square `e` is the largest over the longest spans around it: for each first squar
 within the rack's reach on the left, the span reaching as far right as the tiles left
 allow. Empty squares no rack tile may take (their cross equation refuses every face) end
 the reach (the one tile that is no rack tile's, the `=`, stands on `e`), and after the
-first move a span must hold a tile on the board. In a span, the tiles on the board count their values; the new tiles count the
-rack's largest values, the largest of them on the largest tile premiums (any other pairing
-adds up to less), times every equation premium on an empty square, plus each empty
-square's best cross score. Everything is an integer.
+first move a span must hold a tile on the board. In a span, the tiles on the board count
+their values; the new tiles count the rack's largest values, the largest of them on the
+largest tile premiums (any other pairing adds up to less), times every equation premium on
+an empty square, plus each empty square's best cross score. Everything is an integer.
 """
 
 from engine.profile import CHIP, RUN

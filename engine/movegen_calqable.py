@@ -289,7 +289,7 @@ def _index_of(vals, lo, after):
 
 
 try:
-    from bisect import bisect_left  # type: ignore[import-not-found]  # CPython's, in C; not on MicroPython
+    from bisect import bisect_left  # type: ignore[import-not-found]  # in C; not on MicroPython
 
     def _index_of(vals, lo, after):  # the same, quicker
         return bisect_left(vals, lo + after)
