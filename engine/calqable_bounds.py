@@ -127,28 +127,28 @@ class _Sums:
             ends.append(q)
         need_old = not gen.first_move  # the equation must hold a tile on the board
         out = 0
-        a = e - 1
-        while a >= 0 and open_[a]:
+        for a in range(e - 1, -1, -1):  # the span's first square
+            if not open_[a]:
+                break
             kl = empty[e] - empty[a]
             if kl > budget:
                 break
             b = ends[budget - kl]
-            a -= 1
-            if need_old and held[b] == held[a + 1]:
+            if need_old and held[b] == held[a]:
                 continue
-            tiles = empty[b] - empty[a + 1] - (1 if new_eq else 0)
+            tiles = empty[b] - empty[a] - (1 if new_eq else 0)
             m = min(len(vals), tiles)
-            total = old[b] - old[a + 1] + self.tops[m]
+            total = old[b] - old[a] + self.tops[m]
             # the largest values on the largest tile premiums
-            fs = [f for k, f in self.chips if a < k < b and k != e]
+            fs = [f for k, f in self.chips if a <= k < b and k != e]
             if fs:
                 fs.sort(reverse=True)
                 for j in range(min(len(fs), m)):
                     total += (fs[j] - 1) * vals[j]
-            crosses = self.cross_sum[b] - self.cross_sum[a + 1]
+            crosses = self.cross_sum[b] - self.cross_sum[a]
             if new_eq:
                 total += e_tile[1]
                 crosses += e_tile[3] - self.best_cross[e]
-            score = total * (self.run[b] // self.run[a + 1]) + crosses + gen.bonus(tiles + e_rack)
+            score = total * (self.run[b] // self.run[a]) + crosses + gen.bonus(tiles + e_rack)
             out = max(out, score)
         return out
