@@ -108,6 +108,22 @@ class Calqable(Ruleset):
             racks.append(rack)
         return racks
 
+    def draw_at(self, bag, rack):
+        """The last chip in the bag of a group the rack holds fewer of than its count (rule:
+        7 fawn and 2 white); -1 when the bag has none, and then the rack stays short."""
+        short = {}
+        for group in self.rack:
+            short[group] = self.rack[group]
+        groups = self.groups
+        for key in rack:
+            group = groups.get(key)
+            if group in short:
+                short[group] -= 1
+        k = len(bag) - 1
+        while k >= 0 and short.get(groups.get(bag[k]), 0) <= 0:
+            k -= 1
+        return k
+
     # ----- judging and scoring --------------------------------------------------------------
 
     def face_reasons(self, move):

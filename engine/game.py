@@ -312,11 +312,11 @@ class Game:
             self.unseen[key] -= 1
             if self.known and self.rules.from_rack(key):
                 self.racks[p].remove(key)
-        drawn = self._draw(p, n)
+        drawn = self._draw(p, n)  # known racks: (chips drawn, where in the bag they were)
         if not self.known:
             self.racks[p] -= n
         elif kind == REPLACE:
-            drawn = (drawn,) + self._replace_undo  # (drawn, rack before, bag before)
+            drawn = (drawn[0],) + self._replace_undo  # (drawn, rack before, bag before)
         self.idle = 0
         extra = removed.to_bytes() if removed is not None else None
         self._append(kind, p, prev, verdict.score, drawn, move.to_bytes(), extra)
@@ -327,15 +327,23 @@ class Game:
             self._advance()
 
     def _draw(self, p, n):
-        """Draw up to n chips for player p; returns what was drawn (count, or the chips)."""
+        """Draw up to n chips for player p. Returns the count drawn (referee mode), or the
+        chips drawn and the bag index each came from (known racks: the ruleset chooses which
+        chip, as Cal-Q-Able keeps 7 fawn and 2 white tiles on a rack)."""
         if self.known:
             got = []
+            at = []
+            rack = self.racks[p]
             while n and self.bag:
-                chip = self.bag.pop()
-                self.racks[p].append(chip)
+                k = self.rules.draw_at(self.bag, rack)
+                if k < 0:
+                    break
+                chip = self.bag.pop(k)
+                rack.append(chip)
                 got.append(chip)
+                at.append(k)
                 n -= 1
-            return got
+            return got, at
         got = min(self.bag, n)
         self.bag -= got
         self.racks[p] += got
@@ -355,7 +363,9 @@ class Game:
     def swap(self, chips):
         """Swap chips with the bag: a count (referee mode) or a list of faces (known racks).
 
-        The history keeps the count (referee) or (count, rack before, bag before).
+        The history keeps the count (referee) or (count, rack before, bag before). Where the
+        game swaps whole racks (Cal-Q-Able rule 4: "return all tiles to the pool and draw
+        anew"), anything else is refused.
         """
         if self.over:
             raise GameStateError("the game is over")
@@ -372,6 +382,8 @@ class Game:
                 if ch not in rack:
                     raise GameStateError("chip %r is not on the rack" % (ch,))
                 rack.remove(ch)
+            if rack and self.rules.whole_swap:
+                raise GameStateError(self._whole_swap_text(len(self.racks[p])))
             # before the swap
             undo = (len(chips), list(self.racks[p]), list(self.bag))  # type: tuple | int
             self.bag.extend(chips)
@@ -381,8 +393,19 @@ class Game:
         else:
             if not isinstance(chips, int) or not 1 <= chips <= self.racks[p]:
                 raise GameStateError("swap 1 to %d chips" % self.racks[p])
+            if chips != self.racks[p] and self.rules.whole_swap:
+                raise GameStateError(self._whole_swap_text(self.racks[p]))
             undo = chips
         self._idle_turn(SWAP, undo)
+
+    def _whole_swap_text(self, count):
+        return "this game swaps the whole rack: all %d chips" % count
+
+    def swap_range(self):
+        """(fewest, most) chips the player to move may swap: 1 to the rack's count, or only
+        the whole rack where the rules say so."""
+        most = self.rack_count(self.to_move)
+        return (most if self.rules.whole_swap else 1), most
 
     def _idle_turn(self, kind, undo):
         if self.over:
@@ -411,8 +434,9 @@ class Game:
         self.version += 1
         if undo is None or isinstance(undo, int):
             count = undo or 0
-        else:  # known racks: the chips drawn, or (count, rack, bag) of a swap
-            count = undo[0] if kind == SWAP else len(undo[0] if kind == REPLACE else undo)
+        else:  # known racks: (drawn, bag indices) of a move, (drawn, rack, bag) of a
+            # replacement, (count, rack, bag) of a swap
+            count = undo[0] if kind == SWAP else len(undo[0])
             self.known_undo.append(undo)
         log = self.log
         log += bytes([KINDS.index(kind), player, prev[0], prev[1]])
@@ -496,9 +520,10 @@ class Game:
             if self.known and kind == REPLACE:
                 self.racks[p], self.bag = undo[1], undo[2]  # as they were before
             elif self.known:
-                for chip in reversed(undo):
-                    self.racks[p].remove(chip)
-                    self.bag.append(chip)
+                got, at = undo  # put back where they were drawn from, the last first
+                for k in range(len(got) - 1, -1, -1):
+                    self.racks[p].remove(got[k])
+                    self.bag.insert(at[k], got[k])
             else:
                 self.racks[p] += self.rack_chips(move) - undo
                 self.bag += undo

@@ -367,7 +367,7 @@ def racks_before(game, history=None):
         kind, p, packed, _, _, undo = history[k]
         if kind == PLACE:
             rack = racks[p]
-            for chip in undo:  # the chips drawn after the move go back to the bag
+            for chip in undo[0]:  # the chips drawn after the move go back to the bag
                 rack.remove(chip)
             for _, code in Move.from_bytes(packed, game.profile.width):
                 key = chip_key(code)

@@ -77,6 +77,11 @@ class Ruleset:
             racks.append([bag.pop() for _ in range(self.rack_size())])
         return racks
 
+    def draw_at(self, bag, rack):
+        """Known racks: the index in `bag` of the chip `rack` draws next, or -1 for none.
+        Every chip is alike here: the last one."""
+        return len(bag) - 1
+
     def end_bonuses(self, game, racks):
         """Points each player gains when the game ends, given the faces left on the racks."""
         return [0] * game.players

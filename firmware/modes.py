@@ -243,16 +243,16 @@ class Swap(Menu):
 
     def __init__(self, ref, at):
         Menu.__init__(self, ref, at)
-        self.n = 1  # chips to swap
+        self.n = ref.game.swap_range()[0]  # chips to swap (Cal-Q-Able: only the whole rack)
 
     def button(self, name):
         ref = self.ref
         game = ref.game
-        most = game.rack_count(game.to_move)
+        fewest, most = game.swap_range()
         if name == "left":
-            self.n = most if self.n <= 1 else self.n - 1
+            self.n = most if self.n <= fewest else self.n - 1
         elif name == "right":
-            self.n = 1 if self.n >= most else self.n + 1
+            self.n = fewest if self.n >= most else self.n + 1
         elif name == "back":
             ref.enter(Menu(ref, self.at))
         elif name == "ok":

@@ -10,6 +10,7 @@ Tile values in the default profile: 0:3 1:1 2:1 3:2 4:2 5:2 6:2 7:4 8:3 9:4, + 1
 import json
 
 import engine.calqable  # noqa: F401  (registers the ruleset)
+from engine.errors import GameStateError
 from engine.game import Game
 from engine.profile import Profile
 from tests.engine.checks import eq, raises
@@ -146,6 +147,51 @@ def test_advanced_racks_hold_twelve_with_three_equals():
         eq(len([t for t in rack if "0" <= t <= "9"]), 7)
     referee = new(2, {"advanced": True})
     eq(referee.bag_count(), 109 - 2 * 12)
+
+
+def _mix(rack):
+    """(fawn digits, white tiles) on a rack."""
+    digits = len([t for t in rack if "0" <= t <= "9"])
+    return digits, len(rack) - digits
+
+
+def test_racks_are_refilled_to_seven_fawn_and_two_white():
+    # The deal gives 7 + 2; a refill after a move draws only from the groups the rack is
+    # short of, so laying two white tiles draws two white ones, whatever lies at the bag's end.
+    g = new(2, seed=3)
+    eq([_mix(r) for r in g.racks], [(7, 2), (7, 2)])
+    g.racks[0] = ["9", "1", "8", "2", "3", "4", "5", "-", "+"]
+    g.bag.extend(["7", "6", "5", "4"])  # digits at the end of the bag
+    before = (list(g.racks[0]), list(g.bag))
+    play(g, "H4:9 H5:- H6:1 H7:= H8:8")
+    eq(_mix(g.racks[0]), (7, 2))
+    # three digits short (4 5 6 from the end) and one white, found behind the 7 left there
+    eq((g.racks[0][5:8], g.bag[-1]), (["4", "5", "6"], "7"))
+    # taken back: the rack's tiles and the whole bag as they were, in order
+    g.pop()
+    eq((sorted(g.racks[0]), g.bag), (sorted(before[0]), before[1]))
+
+
+def test_a_rack_stays_short_when_the_bag_has_none_of_its_group():
+    g = new(2, seed=3)
+    g.racks[0] = ["9", "1", "8", "2", "3", "4", "5", "-", "+"]
+    g.bag = ["+", "*", ":"]  # no digits left (internal faces: * is ×, : is ÷)
+    play(g, "H4:9 H5:- H6:1 H7:= H8:8")
+    eq((sorted(g.racks[0]), g.bag), (sorted(["2", "3", "4", "5", "+", ":"]), ["+", "*"]))
+
+
+def test_a_swap_gives_back_the_whole_rack():
+    g = new(2, seed=4)
+    rack = list(g.racks[0])
+    eq(g.swap_range(), (9, 9))
+    raises(GameStateError, g.swap, rack[:3])  # rule 4: return all tiles
+    eq(g.racks[0], rack)
+    g.swap(rack)
+    eq((_mix(g.racks[0]), g.to_move), ((7, 2), 1))
+    referee = new(2)
+    raises(GameStateError, referee.swap, 4)
+    referee.swap(9)
+    eq(referee.to_move, 1)
 
 
 # ----- rule 5: a new left side -----------------------------------------------------------------

@@ -97,6 +97,19 @@ def test_leaving_rule_5_asks_for_the_lifted_tiles_back():
     eq(b.app.referee.missing, {})
 
 
+def test_a_swap_returns_the_whole_rack():
+    # rule 4: "return all tiles to the pool and draw anew"; the count cannot be changed
+    b = board()
+    _menu(b, "swap")
+    eq(b.screen()[5], "Swap 9 chips")
+    b.press("left")
+    b.press("right")
+    eq(b.screen()[5], "Swap 9 chips")
+    b.press("ok")
+    eq(events(b, "swap")[0]["count"], 9)
+    eq(b.screen()[0], "P2 to play")
+
+
 def test_the_end_gives_the_last_mover_the_other_racks():
     b = board()
     lay(b, "H4:9 H5:- H6:1 H7:= H8:8")
