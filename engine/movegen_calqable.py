@@ -442,14 +442,9 @@ class _Targets:
                 by_tiles.append({})
             by_tiles[k][value] = groups[u][value]
         self.groups = groups
-        # by_count[k]: the lookup of every side of at most k tiles
-        acc = {}  # type: dict
-        by_count = []
-        for k in range(most + 1):
-            if k < len(by_tiles):
-                acc.update(by_tiles[k])
-            by_count.append(_lookup(acc))
-        self.by_count = by_count
+        self.by_tiles = by_tiles
+        # by_count[k]: the lookup of every side of at most k tiles, made when first needed
+        self.by_count = [None] * (most + 1)  # type: list
         self.top = len(by_tiles) - 1  # the most tiles of a side
         self.cache = {}  # type: dict
         self.merged = {}  # type: dict  # the usages found (a tuple) -> their lookup
@@ -500,7 +495,7 @@ class _Targets:
                     subs.append(subs[i] + t * place)
                     sizes.append(s + t)
             if len(subs) > self._MOST_SUBSETS:
-                out = self.by_count[min(most, len(self.by_count) - 1)]
+                out = self.of_count(min(most, len(self.by_count) - 1))
                 break
         if out is None:
             groups = self.groups
@@ -514,6 +509,16 @@ class _Targets:
                 self.merged[hits] = out
         cache[key] = out
         cache[key2] = out
+        return out
+
+    def of_count(self, k):
+        """The lookup of every side of at most k tiles."""
+        out = self.by_count[k]
+        if out is None:
+            acc = {}  # type: dict
+            for j in range(min(k + 1, len(self.by_tiles))):
+                acc.update(self.by_tiles[j])
+            out = self.by_count[k] = _lookup(acc)
         return out
 
 
@@ -639,6 +644,10 @@ class _Line:
         codes = bytes([cells[i] for i in line])
         self.codes = codes
         values = gen.values
+        key_info = gen.key_info
+        prem = gen.prem
+        kinds = gen.kinds
+        factors = gen.factors
         opts = []  # type: list[list[tuple]]
         free = []
         flags = []
@@ -657,24 +666,23 @@ class _Line:
             flags.append(0)
             i = line[k]
             cross = gen.seg(i, cross_step)
+            tile_f = 1  # the square's tile premium
+            run_f = 1  # its equation premium
+            p = prem[i]
+            if p:
+                if kinds[p] == CHIP:
+                    tile_f = factors[p]
+                elif kinds[p] == RUN:
+                    run_f = factors[p]
             here = []  # type: list[tuple]
-            for j in range(len(gen.keys)):
-                key = gen.keys[j]
-                if cross is not None and key not in cross:
-                    continue
-                v, f = gen.tile(i, key)
+            for key, place, code, value, kind, digit, bit in key_info:
+                c_score = 0
+                if cross is not None:
+                    c_score = cross.get(key)
+                    if c_score is None:
+                        continue
                 here.append(
-                    (
-                        key,
-                        gen.places[j],
-                        (i, ord(key)),
-                        v,
-                        f,
-                        cross[key] if cross else 0,
-                        _kind(key),
-                        ord(key) - 48,
-                        _FLAGS.get(key, 0),
-                    )
+                    (key, place, (i, code), value * tile_f, run_f, c_score, kind, digit, bit)
                 )
             opts.append(here)
         self.opts = opts
@@ -743,11 +751,29 @@ class _Calq(Generation):
                 flagged.append((key, _FLAGS[key]))
         self.keys = keys
         self.places = places
+        # what _Line needs of each face: (key, place, code, value, kind, digit, flag)
+        self.key_info = [
+            (key, places[j], ord(key), self.values[ord(key)], _kind(key), ord(key) - 48,
+             _FLAGS.get(key, 0))
+            for j, key in enumerate(keys)
+        ]  # fmt: skip
         self.radices = radices
         self.flagged = flagged
         self.digit_keys = [key for key in keys if "0" <= key <= "9"]
         self.white_keys = [key for key in keys if not "0" <= key <= "9"]
         self.add_keys = [key for key in keys if key in "+-"]
+        # Best first (with a floor): a line's bounds are worked out once for each limit
+        # (`marks`: its spots' bounds by (line number, limit)), as a search's passes lower
+        # `limit` for a while and then ask again at the whole rack. `ordered` False: the
+        # board's order without bounds (a search's first, quick pass).
+        self.marks = {}  # type: dict[tuple[int, int], list[int]]
+        self.ordered = True
+        self.lone = True  # False: no moves of one tile (a search's later passes)
+        # With `give_up` (a search sets it), a square of `=` whose sides do not fit in the
+        # heap is given up and counted in `given_up` (see line_moves); otherwise the
+        # MemoryError ends the generation.
+        self.give_up = False
+        self.given_up = 0
         self.steps = 0  # calls of walk()'s side builder, the search's unit of work
         self.next_check = STEP_CHECK
         self.steps_done = _nothing  # engine/search.py's budget check
@@ -798,7 +824,7 @@ class _Calq(Generation):
             return
         w = self.w
         h = self.h
-        if not self.first_move:
+        if not self.first_move and self.lone:
             yield from self.singles()
         lines = [(list(range(r * w, r * w + w)), w) for r in range(h)]
         lines += [(list(range(c, c + w * h, w)), 1) for c in range(w)]
@@ -808,18 +834,18 @@ class _Calq(Generation):
             cells = self.cells
             lines = [x for x in lines if any(cells[i] for i in x[0])]
         floor = self.floor
-        if floor is None:
+        if floor is None or not self.ordered:
             # every move: the board's order, rows then columns
             for line, cross_step in lines:
                 yield from self.line_moves(line, cross_step, self.spots(line, cross_step))
             return
         # Best first: the lines in the order of their best bound (calqable_bounds.py), and
         # in a line the squares of `=` so too; none is searched once its bound cannot beat
-        # the floor, which the moves found raise. Only a line's best bound is kept until
-        # its turn comes (every line's squares would hold some 25 KB of the chip's heap).
+        # the floor, which the moves found raise. Only the bounds are kept, not the spots
+        # (every line's spots would hold some 25 KB of the chip's heap).
         order = []
         for n in range(len(lines)):
-            ranked = self.ranked(lines[n])
+            ranked = self.ranked(lines, n)
             if ranked:
                 order.append((-ranked[0][3], n))
         order.sort()
@@ -827,16 +853,19 @@ class _Calq(Generation):
             if -top <= floor[0]:
                 break
             line, cross_step = lines[n]
-            yield from self.line_moves(line, cross_step, self.ranked(lines[n]))
+            yield from self.line_moves(line, cross_step, self.ranked(lines, n))
 
-    def ranked(self, line_step):
-        """The spots() of a line, each with its bound as a fourth item, best first (ties in
-        the line's order)."""
-        line, cross_step = line_step
+    def ranked(self, lines, n):
+        """The spots() of line `n` of `lines`, each with its bound as a fourth item, best
+        first (ties in the line's order)."""
+        line, cross_step = lines[n]
         spots = self.spots(line, cross_step)
         if not spots:
             return spots
-        marks = calqable_bounds.of_line(self, line, cross_step, spots)
+        key = (n, self.limit)
+        marks = self.marks.get(key)
+        if marks is None:
+            marks = self.marks[key] = calqable_bounds.of_line(self, line, cross_step, spots)
         order = sorted(range(len(spots)), key=lambda j: (-marks[j], j))
         return [spots[j] + (marks[j],) for j in order]
 
@@ -913,7 +942,15 @@ class _Calq(Generation):
                 return
             if ln is None:
                 ln = _Line(self, line, cross_step)
-            yield from self.around(ln, spot[0], spot[1], spot[2], start_pos)
+            try:
+                yield from self.around(ln, spot[0], spot[1], spot[2], start_pos)
+            except MemoryError:
+                # The sides of this square of `=` did not fit in the heap (a whole rack's
+                # short sides on the Pico): they are garbage now, and the next square may
+                # need fewer. A search goes on; `given_up` tells that moves were missed.
+                if not self.give_up:
+                    raise
+                self.given_up += 1
 
     def around(self, ln, e, e_tile, e_rack, start_pos):
         """The moves whose `=` stands on line position e."""

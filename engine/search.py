@@ -35,13 +35,19 @@ Cal-Q-Able's generator (engine/movegen_calqable.py) is a stream of moves; with a
 takes the squares of `=` in the order of their score bound (engine/calqable_bounds.py) and
 stops where the bound meets the floor. The search runs it in passes of growing size
 (CALQ_SIZES rack tiles at most, then the whole rack), so that a legal move comes before the
-whole rack's search, which on the chip takes seconds for each square of `=` (a move of nine
-tiles, with its +50, is most often the best). Passes of (2, 4), (3) and (2, 3, 4, 5) tiles
-held 10.7-11.4 % of the best score at 80 M fuel over 40 positions of the benchmark set and
-found the best within 400 M on 2-4 of them; the plan kept, over all 82 mid-game positions,
-8.9 % and 4 (tools/hintbench.py, 2026-11-27): on the chip Cal-Q-Able is far from the
-hint's goals. The budget (steps: calls of its side builder; or
-time) is checked every movegen.STEP_CHECK steps inside it and after each move.
+whole rack's search. The first pass goes in the board's order: ranking the lines costs
+more than that pass (the first legal move came at a median of 36 M fuel, later than 80 M
+on 3 of the 82 mid-game positions; ranked, 53.8 M and 25 of 82, though 36.8 % of the
+best score at 400 M against 33.8 %). Each line's bounds are
+worked out once a pass. A square of `=` whose sides run the heap out (a whole rack's, on
+the Pico) is given up and the search goes on (`short_of_memory`).
+On the chip Cal-Q-Able stays far from the hint's goals (tools/hintbench.py, 2026-11-27):
+13.3 % of the best score at 80 M fuel, 33.8 % at 400 M, the best within 400 M on 3 of 82.
+The whole rack's search of one square of `=` costs some 20-60 ms on CPython, which is
+about 55 M fuel a CPython millisecond here: one to three G fuel on the chip, against the
+400 M budget. Pass sizes (2, 3), (3), (2, 3, 4), (2, 3, 5), (2, 4, 5), (2, 5) and
+(2, 4, 6) held 13-14 % at 80 M and 22-35 % at 400 M. The budget (steps: calls of its side
+builder; or time) is checked every movegen.STEP_CHECK steps inside it and after each move.
 """
 
 from engine import movegen
@@ -108,7 +114,9 @@ class Search:
         # allows about 30 nested Python calls).
         self.between = between
         self.complete = False
-        self.short_of_memory = False  # the search stopped when the heap ran out
+        # the heap ran out: the search stopped there, or (Cal-Q-Able) it gave up a square
+        # of `=` whose sides did not fit and went on with the next
+        self.short_of_memory = False
         self.found = 0  # moves offered to the chooser
         self.spent = 0  # search steps taken
         self.earlier = None  # the passes run on the line before the current one
@@ -122,7 +130,8 @@ class Search:
         Out of memory is out of budget too: the chooser's choice so far stands
         (`short_of_memory` says so). A Cal-Q-Able search of a whole rack keeps every side
         of an equation it has built for one square of `=`: on the Pico, with code in RAM,
-        that has needed more than the largest free block."""
+        that needs more than the largest free block for most squares. Those squares are
+        given up and the search goes on with the next (the search is then not complete)."""
         chooser = self.chooser
         floor = self.floor = [chooser.floor()]
         gen = movegen.generation(self.game, self.rack, floor)
@@ -131,7 +140,7 @@ class Search:
                 self._stream(floor)
             else:
                 self._drive(gen)
-            self.complete = True
+            self.complete = not self.short_of_memory
         except _Stop:
             pass
         except MemoryError:
@@ -206,11 +215,17 @@ class Search:
         gen.steps_done = self._steps_done
         limit = gen.limit
         self.counted = gen.from_rack  # a move's tiles that count against the pass's size
+        gen.give_up = True
         done = []  # type: list
         try:
-            for size in [size for size in CALQ_SIZES if size < limit] + [limit]:
+            sizes = [size for size in CALQ_SIZES if size < limit] + [limit]
+            for size in sizes:
                 self.earlier = done
                 gen.limit = size
+                # the first pass in the board's order: ranking the lines by their bounds
+                # costs more fuel than a small pass itself (tools/hintbench.py)
+                gen.ordered = len(sizes) == 1 or size != sizes[0]
+                gen.lone = size == sizes[0]  # the first pass finds every move of one tile
                 for move, score in gen.scored():
                     self._offer(move, score)
                     self._check(gen.steps)
@@ -219,6 +234,10 @@ class Search:
                 done = done + [(size, None)]
         finally:
             gen.limit = limit
+            gen.ordered = True
+            gen.lone = True
+            if gen.given_up:
+                self.short_of_memory = True
             self.spent = gen.steps
             self.earlier = None
 

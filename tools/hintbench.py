@@ -141,7 +141,10 @@ def report(name, unit, entries, traces, first, whole):
     )
     short = sum(1 for t in traces if t.get("memory"))
     if short:
-        print("  the heap ran out (the search then stops with what it found) on %d" % short)
+        print(
+            "  the heap ran out on %d (Cal-Q-Able gives up the square of `=` whose sides did"
+            " not fit and goes on; otherwise the search stops with what it found)" % short
+        )
     for jokers in (0, 1, 2):
         pick = [k for k in range(n) if entries[k]["rack"].count("?") == jokers]
         if pick and len(pick) < n:

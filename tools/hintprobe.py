@@ -43,6 +43,10 @@ def trace(board, rack, seed, cap, heap=False, name="calculissimo"):
         profile = Profile(profile_data(name))
     game = lay_out(Game(profile, 2, seed=seed), board)
     game.racks[game.to_move] = list(rack)
+    if name == "calqable":
+        # loaded before the count starts, as after the board's first think: importing it
+        # from source cost about 190 M fuel on the WASI build, once a run
+        from engine import movegen_calqable  # noqa: F401
     collect()
     base = mem_free() if heap else 0
     low = [base]
