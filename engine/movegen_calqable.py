@@ -971,6 +971,8 @@ class _Calq(Generation):
             if codes[k]:
                 right_old = True
                 break
+        if not (first or e_old or left_old or right_old):
+            return  # no tile on the board within the rack's reach: the equation holds none
         must_old = not (first or e_old or left_old)
         lefts_need_old = not (first or e_old or right_old)
         # A left side takes a rack tile unless the square before the `=` holds one already,
