@@ -16,7 +16,7 @@ set: the backend restarts the board cleanly (never into the REPL). After every s
 or not, the watchdog is fed; a step that never returns lets it reset the board.
 """
 
-from engine.compat import ticks_add, ticks_diff
+from engine.compat import collect, mem_free, ticks_add, ticks_diff
 from engine.errors import EngineError
 from engine.snapshot import game_of
 from firmware import referee as R
@@ -32,6 +32,9 @@ from firmware.sensing import PLACED, Sensing
 BLINK_MS = 250
 MAX_FAULTS = 3  # faults within FAULT_WINDOW_MS that make the board restart
 FAULT_WINDOW_MS = 10000
+# Free heap a chip's settling step should find (see App._make_room): what it allocates, with
+# room to spare.
+HEAP_ROOM = 32 * 1024
 
 
 class Hardware:
@@ -127,6 +130,7 @@ class App:
         self.running = True  # the main loop runs while this holds
         self.restart = False  # the PC asked for a restart: the backend restarts once stopped
         self.steps = 0
+        self.arrivals = 0  # the sensing's arrivals seen (see _make_room)
         self.shown_left = None  # the turn clock's seconds as last drawn
         self.faults = []  # ticks of the recent faults (see tick)
         self.fault_count = 0  # every fault since boot
@@ -282,6 +286,9 @@ class App:
             return
         for event in self.sensing.poll():
             ref.sensed(event)
+        if self.sensing.arrivals != self.arrivals:
+            self.arrivals = self.sensing.arrivals
+            self._make_room()
         for name in self.buttons.poll():
             action = ref.button(name)
             if action is not None:
@@ -300,6 +307,17 @@ class App:
         if ref.mode == R.THINK:
             self._think(ref)  # the display has just said "Thinking"
         self.events.flush()
+
+    def _make_room(self):
+        """A magnet has just appeared: its chip settles in settle_ms (300 ms), and the step
+        in which it does judges the move and sends the LED frame, allocating about 25 KB
+        (tools/fwbench.py). If the free heap is short of that, collect now, inside the
+        settle time, rather than let an allocation of that step set off the collection: on
+        the emulated Pico one took 20-25 ms, and the chips whose step held one were the
+        only ones over the 50 ms budget (tools/bench.py, 2026-11-27)."""
+        free = mem_free()  # None off a board: nothing to do
+        if free is not None and free < HEAP_ROOM:
+            collect()
 
     def _think(self, ref):
         """The board's turn or a hint: the search runs inside this step, for up to the
