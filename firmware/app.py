@@ -312,9 +312,10 @@ class App:
         """A magnet has just appeared: its chip settles in settle_ms (300 ms), and the step
         in which it does judges the move and sends the LED frame, allocating about 25 KB
         (tools/fwbench.py). If the free heap is short of that, collect now, inside the
-        settle time, rather than let an allocation of that step set off the collection: on
-        the emulated Pico one took 20-25 ms, and the chips whose step held one were the
-        only ones over the 50 ms budget (tools/bench.py, 2026-11-27)."""
+        settle time, rather than let an allocation of that step set off the collection. On
+        the emulated Pico a collection there took 20-25 ms; the costliest chip's step took
+        58.6 ms (Cal-Q-Able 63.4 ms) before, 50.3 ms (50.5 ms) since (tools/bench.py,
+        2026-11-27). A room of 48 KB changed nothing more."""
         free = mem_free()  # None off a board: nothing to do
         if free is not None and free < HEAP_ROOM:
             collect()
