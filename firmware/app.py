@@ -313,9 +313,10 @@ class App:
         in which it does judges the move and sends the LED frame, allocating about 25 KB
         (tools/fwbench.py). If the free heap is short of that, collect now, inside the
         settle time, rather than let an allocation of that step set off the collection. On
-        the emulated Pico a collection there took 20-25 ms; the costliest chip's step took
-        58.6 ms (Cal-Q-Able 63.4 ms) before, 50.3 ms (50.5 ms) since (tools/bench.py,
-        2026-11-27). A room of 48 KB changed nothing more."""
+        the emulated Pico a collection there took 20-25 ms, and every chip over 50 ms had
+        one in its step; the costliest chip's step took 58.6 ms (Cal-Q-Able 63.4 ms)
+        before, 50.3 ms (50.5 ms) since (tools/bench.py, 2026-11-27). A room of 48 KB
+        changed nothing more."""
         free = mem_free()  # None off a board: nothing to do
         if free is not None and free < HEAP_ROOM:
             collect()
