@@ -110,7 +110,9 @@ class Calqable(Ruleset):
 
     def draw_at(self, bag, rack):
         """The last chip in the bag of a group the rack holds fewer of than its count (rule:
-        7 fawn and 2 white); -1 when the bag has none, and then the rack stays short."""
+        7 fawn and 2 white). When the bag has none of those, its last chip: the rules say
+        nothing of a group running out, and a rack kept full agrees with the board's
+        referee mode, which counts a rack's chips, not its groups."""
         short = {}
         for group in self.rack:
             short[group] = self.rack[group]
@@ -122,7 +124,7 @@ class Calqable(Ruleset):
         k = len(bag) - 1
         while k >= 0 and short.get(groups.get(bag[k]), 0) <= 0:
             k -= 1
-        return k
+        return k if k >= 0 else len(bag) - 1
 
     # ----- judging and scoring --------------------------------------------------------------
 

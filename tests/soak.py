@@ -1075,6 +1075,8 @@ class Soak:
 
     def swap_faces(self):
         rack = list(self.shadow.racks[self.shadow.to_move])
+        if self.shadow.rules.whole_swap:
+            return rack  # Cal-Q-Able rule 4: all of it
         return self.r.sample(rack, self.r.randint(1, len(rack)))
 
     def legal_moves(self):
@@ -1365,8 +1367,9 @@ class Soak:
                     % (sh.bag_count(), self.ref().mode, self.ref().message),
                 )
             count = len(chips)
-            most = sh.rack_count(sh.to_move)
-            right, left = count - 1, most - count + 1
+            fewest, most = sh.swap_range()  # the menu offers these counts, from the fewest
+            right = count - fewest
+            left = (most - count + 1) % (most - fewest + 1)
             for button in ["right"] * right if right <= left else ["left"] * left:
                 self.press(button)
 

@@ -172,12 +172,15 @@ def test_racks_are_refilled_to_seven_fawn_and_two_white():
     eq((sorted(g.racks[0]), g.bag), (sorted(before[0]), before[1]))
 
 
-def test_a_rack_stays_short_when_the_bag_has_none_of_its_group():
+def test_a_rack_is_filled_from_any_group_when_its_own_ran_out():
+    # no digits left: the white tile it lacks first, then whatever the bag holds, so that
+    # the rack holds as many tiles as the referee mode counts
     g = new(2, seed=3)
     g.racks[0] = ["9", "1", "8", "2", "3", "4", "5", "-", "+"]
-    g.bag = ["+", "*", ":"]  # no digits left (internal faces: * is ×, : is ÷)
+    g.bag = ["+", "*", ":", "/", "-"]  # internal faces: * is ×, : is ÷
     play(g, "H4:9 H5:- H6:1 H7:= H8:8")
-    eq((sorted(g.racks[0]), g.bag), (sorted(["2", "3", "4", "5", "+", ":"]), ["+", "*"]))
+    eq(sorted(g.racks[0]), sorted(["2", "3", "4", "5", "+", "-", "/", ":", "*"]))
+    eq(g.bag, ["+"])
 
 
 def test_a_swap_gives_back_the_whole_rack():
