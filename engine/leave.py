@@ -67,7 +67,7 @@ CALCULISSIMO = (
 # ----- END TABLE -----
 
 # ----- CALQABLE TABLE (written by tools/learn_leave.py) -----
-# Learned by tools/learn_leave.py on 2026-11-27 from 3559 samples of two-player self-play,
+# Learned by tools/learn_leave.py on 2026-11-27 from 3218 samples of two-player self-play,
 # round 0: level 3, bag seeds 100001-100450;
 # each round at level 4 uses the table of the rounds before; ridge 200.
 # Values in tenths of a point.
@@ -77,18 +77,18 @@ CALQABLE = (
     9,
     (
         # kept, per chip: 0 1 2 3 4 5 6 7 8 9 + - * : /
-        -23, -112, -112, -53, -21, -71, -93, -7, 14, -26, -369, -233, -268, -170, -40,
+        11, 8, -108, 70, -9, 49, -40, 23, 15, -4, -21, -1, -22, 39, 9,
         # each duplicate of a face
-        -3, -50, -18, 9, -10, -6, -5, 0, 0, 0, -26, -67, -66, -77, -25,
+        -13, -16, -37, 7, -12, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
         # balance: row = numbers kept (0-9), column = operators kept (0-9)
-        -266, -260, -172, -67, 8, 0, -14, -8, -3, 0,
-        -39, -10, -12, -5, 2, -8, 0, -3, 0, 0,
-        -103, 0, -2, -3, -3, 2, 0, 0, 0, 0,
-        -3, 7, -10, 0, -2, 0, 0, 0, 0, 0,
-        -24, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        -5, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        -5, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        -5, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        -467, -36, 0, 0, 0, 0, 0, 0, 0, 0,
+        36, 70, 4, 0, 0, 0, 0, 0, 0, 0,
+        -73, -36, 0, 0, 0, 0, 0, 0, 0, 0,
+        58, 9, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, -10, 0, 0, 0, 0, 0, 0, 0, 0,
+        -7, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
         0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
         0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
         # a move of the whole rack: the turn it earns
