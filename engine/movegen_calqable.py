@@ -645,9 +645,6 @@ class _Line:
         self.codes = codes
         values = gen.values
         key_info = gen.key_info
-        prem = gen.prem
-        kinds = gen.kinds
-        factors = gen.factors
         opts = []  # type: list[list[tuple]]
         free = []
         flags = []
@@ -666,14 +663,7 @@ class _Line:
             flags.append(0)
             i = line[k]
             cross = gen.seg(i, cross_step)
-            tile_f = 1  # the square's tile premium
-            run_f = 1  # its equation premium
-            p = prem[i]
-            if p:
-                if kinds[p] == CHIP:
-                    tile_f = factors[p]
-                elif kinds[p] == RUN:
-                    run_f = factors[p]
+            tile_f, run_f = gen.premium(i)
             here = []  # type: list[tuple]
             for key, place, code, value, kind, digit, bit in key_info:
                 c_score = 0
@@ -780,16 +770,20 @@ class _Calq(Generation):
 
     # -- cross checks --------------------------------------------------------------------------
 
-    def tile(self, i, ch):
-        """(value with a tile premium, equation factor) of a new tile `ch` on square i."""
-        v = self.values[ord(ch)]
+    def premium(self, i):
+        """(tile factor, equation factor) of square i's premium: (1, 1) without one."""
         p = self.prem[i]
         if p:
             if self.kinds[p] == CHIP:
-                return v * self.factors[p], 1
+                return self.factors[p], 1
             if self.kinds[p] == RUN:
-                return v, self.factors[p]
-        return v, 1
+                return 1, self.factors[p]
+        return 1, 1
+
+    def tile(self, i, ch):
+        """(value with a tile premium, equation factor) of a new tile `ch` on square i."""
+        tile_f, run_f = self.premium(i)
+        return self.values[ord(ch)] * tile_f, run_f
 
     def cross(self, i, b, a):
         """The cross check of Generation.seg: a dict face -> score of the equation through
