@@ -8,9 +8,8 @@ The record is replayed (all its turns) and the moves are those of the player to 
 from engine/movegen.py, ordered by score (highest first), then by the move's text. Only
 `--all` builds every move, and then the heading gives their count; otherwise the generator
 skips what cannot reach the best N (the heading says "the N best moves", or the count when
-there are fewer). A row
-shows the rank, the score, the move (`D8:9 E8:+ F8:6`, a joker `?7`) and its main
-calculation; `--json` prints `{"move": ..., "score": ...}` a line.
+there are fewer). A row shows the rank, the score, the move (`D8:9 E8:+ F8:6`, a joker
+`?7`) and its main calculation; `--json` prints `{"move": ..., "score": ...}` a line.
 
 The rack: faces with or without spaces: digits, `+`, `-` (or `−`), `×` (or `*`, `x`), `÷`
 (or `:`; `/` too in Calculissimo, where it is no fraction bar), `?` for a joker; for
