@@ -17,10 +17,11 @@ meets right sides of at most B - kL. So the sides are split (hL + hR >= B - 1):
   pay for, so it is built towards their values. A branch is cut when the range its value
   can still end in holds none of them (`_bounds`, from the exact value so far, the squares
   left and the faces that may still come; at the start of a number, `reachable` follows
-  where the operators to come may go). Its last run of digits is not built digit by digit
-  but solved for, one value at a time (`tails`); with one operator or bar left, when the
-  digits before it outnumber those after it, those after are built and those before solved
-  for (`heads`).
+  where the operators to come may go). Its longest run of digits (the last of them, if
+  several are as long) is not built digit by digit but solved for, one value at a time:
+  the last run by `tails`; another by `heads`, which builds what follows it (runs shorter
+  than it) with the run as 1 and as 2, so that the value is a x + b (or a / x + b when the
+  run divides) and x follows from each value to meet.
 Every pair then has at least one short side and is found once. A left side's length, and
 so its tile count, is fixed by its start square; a right side is built once from `e` with
 every end it may have.
@@ -54,7 +55,6 @@ _DIV = 8
 _BAR = 16
 _ZERO = 32  # the digit 0
 _WHITE = _PLUS | _MINUS | _MUL | _DIV | _BAR
-_FEW = 24  # `heads` solves for run 1 before `+ −` only towards this many values at most
 _EQUALS_CODE = ord(faces.EQUALS)
 _FLAGS = {"+": _PLUS, "-": _MINUS, "*": _MUL, ":": _DIV, "/": _BAR, "0": _ZERO}
 
@@ -696,14 +696,11 @@ class _Line:
                 row[m + 1] = acc
             board.append(row)
         self.board = board
-        # white_count[k], add_count[k]: operators and bars, and `+ −`, on line[0:k]
+        # white_count[k]: operators and bars on line[0:k]
         white_count = [0] * (n + 1)
-        add_count = [0] * (n + 1)
         for k in range(n):
             white_count[k + 1] = white_count[k] + (1 if flags[k] & _WHITE else 0)
-            add_count[k + 1] = add_count[k] + (1 if flags[k] & (_PLUS | _MINUS) else 0)
         self.white_count = white_count
-        self.add_count = add_count
 
     def reach(self, k, tiles):
         """Where a side at k with `tiles` more to lay must end by (exclusive)."""
@@ -751,7 +748,6 @@ class _Calq(Generation):
         self.flagged = flagged
         self.digit_keys = [key for key in keys if "0" <= key <= "9"]
         self.white_keys = [key for key in keys if not "0" <= key <= "9"]
-        self.add_keys = [key for key in keys if key in "+-"]
         # Best first (with a floor): a line's bounds are worked out once for each limit
         # (`marks`: its spots' bounds by (line number, limit)), as a search's passes lower
         # `limit` for a while and then ask again at the whole rack. `ordered` False: the
@@ -1203,11 +1199,13 @@ class _Calq(Generation):
         tile sum, equation factor, cross scores, holds a tile on the board, placements,
         start (a left side) or last square (a right side)).
 
-        A long side (of `cut` tiles or more) is built only up to its last run of digits
-        or, when its digits before its last operator or bar outnumber those after it, up
-        to that run before it: the rest is solved for (`tails`, `heads`). A run start
-        knows (first square, whether `heads` solved its long runs, the least length of a
-        run of digits that ends a long side in it) and passes them on to its squares."""
+        A long side (of `cut` tiles or more) is not built digit by digit in its longest
+        run of digits (the last of the longest, if several): the walk builds it up to that
+        run's start, where the run is solved for from the values to meet, the last run by
+        `tails` and another by `heads` (which builds what follows it). A run knows (first
+        square, whether `tails` and `heads` solved it, the length and whether solved of
+        the longest run before it) and passes them on to its squares; the walk keeps a side
+        itself only when the run that should have solved it could not (× 0)."""
         ln = wk.ln
         opts = ln.opts
         free = ln.free
@@ -1230,14 +1228,13 @@ class _Calq(Generation):
         short = wk.short
         long = wk.long
         white_keys = self.white_keys
-        add_keys = self.add_keys
-        add_count = ln.add_count
         cache = targets.cache if targets is not None else {}
         placed = []  # type: list[tuple[int, int]]
 
-        def go(k, st, used, nk, tsum, mult, cross_sum, old, rfl, quiet, run):
-            # quiet: the long sides ending in the current run of digits are found already;
-            # run: (first square, heads done, least length) of the current run, or None
+        def go(k, st, used, nk, tsum, mult, cross_sum, old, rfl, run):
+            # run: (first square, tails done, heads done, length of the longest run before,
+            # whether that one was solved) of the current run of digits, or None (no
+            # targets, or no run yet)
             self.steps += 1
             if self.steps >= self.next_check:
                 self.next_check += STEP_CHECK
@@ -1247,11 +1244,11 @@ class _Calq(Generation):
             # then spare a run start that leads nowhere its `tails` and `heads`.)
             if k == stop or (free[k] and not fixed and (ph == 1 or ph == 3)):
                 # the side may end here
-                if (
-                    k > s0
-                    and (fixed or old or not need_old)
-                    and (nk < cut or not (quiet or (run is not None and k - run[0] < run[2])))
-                ):
+                keep = nk < cut or run is None
+                if not keep:
+                    # the longest run, the last of them, should have solved this side
+                    keep = not run[1] if k - run[0] >= run[3] else not run[4]
+                if keep and k > s0 and (fixed or old or not need_old):
                     value = _end(*st)
                     if value is not None:
                         side = (value, used, nk, tsum, mult, cross_sum, old, tuple(placed))
@@ -1297,29 +1294,24 @@ class _Calq(Generation):
                         look = targets.lookup(used, more)
                     if not self.reachable(ln, k, end, fixed, left, st, look[0]):
                         return
-                least = 0 if run is None else run[2]
-                quiet = self.tails(wk, k, st, used, nk, tsum, mult, cross_sum, old, placed, least)
-                done = self.heads(wk, k, st, used, nk, tsum, mult, cross_sum, old, placed)
-                run = (k, done, least)
-            # Digits go on only towards a side not found already: a short one, or one with
-            # an operator or bar to come (when `heads` solved this run, one with two to
-            # come, or whose digits before the one to come do not outnumber those after).
-            digits = not quiet or nk + (1 if free[k] else 0) < cut
-            if not digits:
-                whites = white_count[end] - white_count[k + 1]
-                for key in white_keys:
-                    whites += counts[key]
-                if run is not None and run[1] and whites < 2:
-                    adds = 0
-                    if run[1] == 1:
-                        adds = add_count[end] - add_count[k + 1]
-                        for key in add_keys:
-                            adds += counts[key]
-                    digits = adds or (whites and 2 * k + 3 <= end + run[0])
-                else:
-                    digits = whites > 0
-                # ... and a digit here needs room for an operator and an operand after it
-                digits = digits and k + 3 <= end
+                least = 0 if run is None else run[3]
+                done = run is None or run[4]
+                tail = self.tails(wk, k, st, used, nk, tsum, mult, cross_sum, old, placed, least)
+                head = self.heads(wk, k, st, used, nk, tsum, mult, cross_sum, old, placed, least)
+                run = (k, tail, head, least, done)
+            # Digits go on only towards a side not found already: a short one, one the run
+            # that should solve it could not, or one whose longest run is still to come
+            # (room for an operator and a run at least as long as any before).
+            digits = True
+            if run is not None and nk + (1 if free[k] else 0) >= cut:
+                m = k + 1 - run[0]  # this run's length with a digit here
+                if run[1] and run[2] and (run[4] or run[3] <= m):
+                    digits = k + 2 + max(m, run[3]) <= end
+                    if digits:
+                        whites = white_count[end] - white_count[k + 1]
+                        for key in white_keys:
+                            whites += counts[key]
+                        digits = whites > 0
             for key, place, at, v, f, c_score, kind, d, bit in opts[k]:
                 nrun = run
                 if kind == _DIGIT:
@@ -1327,20 +1319,17 @@ class _Calq(Generation):
                         continue
                 elif k + 2 > end:
                     continue  # no room for an operand after it
-                elif targets is not None:
-                    # the next run: its least length when `heads` solved this one
-                    least = 0
-                    if (
-                        run is not None
-                        and run[1]
-                        and (run[1] == 2 or (kind != _ADD and kind != _SUB))
-                    ):
-                        least = k - run[0]
-                    nrun = (k + 1, False, least)
+                elif run is not None:
+                    # the run ends: the longest so far (the last of them) passes on
+                    m = k - run[0]
+                    if m >= run[3]:
+                        nrun = (k + 1, False, False, m, run[2])
+                    else:
+                        nrun = (k + 1, False, False, run[3], run[4])
                 if key is None:  # the tile on the board
                     nst = _step(st, kind, d)
                     if nst is not None:
-                        go(k + 1, nst, used, nk, tsum + v, mult, cross_sum, True, rfl, quiet, nrun)
+                        go(k + 1, nst, used, nk, tsum + v, mult, cross_sum, True, rfl, nrun)
                     return
                 c = counts[key]
                 if c <= 0:
@@ -1360,13 +1349,12 @@ class _Calq(Generation):
                     cross_sum + c_score,
                     old,
                     rfl & ~bit if c == 1 else rfl,
-                    quiet,
                     nrun,
                 )
                 placed.pop()
                 counts[key] = c
 
-        go(s0, _START, 0, 0, 0, 1, 0, False, self.rack_flags(), False, None)
+        go(s0, _START, 0, 0, 0, 1, 0, False, self.rack_flags(), None)
 
     def tails(self, wk, k, st, used, nk, tsum, mult, cross_sum, old, placed, least):
         """Add to wk the long sides that end in a run of digits from square k on (a number,
@@ -1453,28 +1441,24 @@ class _Calq(Generation):
                     counts[key] += 1
         return True
 
-    def heads(self, wk, k, st, used, nk, tsum, mult, cross_sum, old, placed):
+    def heads(self, wk, k, st, used, nk, tsum, mult, cross_sum, old, placed, least):
         """Add to wk the long sides from square k on (where a run of digits starts: a
-        number, or a denominator after `/`) with exactly one operator or bar still to
-        come, whose digits before it (run 1, from k) outnumber those after it (run 2, up to
-        the end): run 2 is built and run 1 solved for. Returns what it did: 0 nothing (run
-        1 does not change the value: × 0), 1 the sides but those whose operator is `+` or
-        `−` (too many values of run 1 to try), 2 every side."""
+        number, or a denominator after `/`) whose run 1, from k, is at least `least`
+        squares long and longer than every run after it: what follows run 1 is built
+        (`rest`) and run 1 solved for. False (nothing done) when run 1 does not change the
+        value (× 0 before it)."""
         zero = _zero(st)
         if zero:
-            return 2 if zero == 1 else 0
+            return zero == 1
         left = wk.most - nk
         end = wk.end(k, left)
-        if end - k < 4:
-            return 2  # no room for run 1, an operator and a shorter run 2: none to find
-        ph = st[6]
-        look = wk.targets.cache.get(used * 64 + wk.spare - nk - 1)
-        if look is None:
-            look = wk.targets.lookup(used, wk.spare - nk - 1)
-        adds = len(look[1]) <= _FEW
-        opts = wk.ln.opts
-        free = wk.ln.free
+        ln = wk.ln
+        opts = ln.opts
+        free = ln.free
         counts = self.counts
+        tn, td, sg, an, ad, dv, ph, num, _ = st
+        nonzero = ph == 2 or dv  # run 1 a denominator or divisor: not 0
+        over = (ph == 2) != dv  # run 1 divides the term
         m1 = 0  # new tiles in run 1
         held = old
         q = k
@@ -1489,142 +1473,186 @@ class _Calq(Generation):
             else:
                 held = True
             q += 1
-            if q + 1 >= end:
-                break  # no room for the operator and run 2
-            if free[q]:
-                cands = [o for o in opts[q] if o[6] != _DIGIT and counts[o[0]] > 0]
+            if q + 2 > end:
+                break  # no room for an operator and a run after run 1
+            if not free[q] and opts[q][0][6] == _DIGIT:
+                continue  # run 1 goes on over the digit on the board
+            if q - k < least or q - k < 2:
+                if free[q]:
+                    continue
+                break
+            run1 = (k, q, nonzero, over)
+            # the parse states once run 1 is 1, and once it is 2
+            if ph == 0:
+                s1 = (tn, td, sg, an, ad, dv, 1, 1, 0)
+                s2 = (tn, td, sg, an, ad, dv, 1, 2, 0)
             else:
-                o = opts[q][0]
-                if o[6] == _DIGIT:
+                s1 = (tn, td, sg, an, ad, dv, 3, num, 1)
+                s2 = (tn, td, sg, an, ad, dv, 3, num, 2)
+            for o in opts[q]:  # the operators and bars on the rack, or the one on the board
+                key = o[0]
+                kind = o[6]
+                if kind == _DIGIT or kind == _EQUALS:
                     continue
-                cands = [o]
-            for o in cands:
-                if (o[6] == _ADD or o[6] == _SUB) and not adds:
-                    continue  # the walk builds these
-                if o[6] == _SLASH and ph != 0:
-                    continue  # a bar after a denominator
-                if o[6] == _EQUALS or m1 + (1 if o[0] else 0) > left:
+                if key is not None and (counts[key] <= 0 or m1 + 1 > left):
                     continue
-                if o[0] is not None:
-                    counts[o[0]] -= 1
-                    head = (used + o[1], tsum + o[3], mult * o[4], cross_sum + o[5], o[2])
-                else:
-                    head = (used, tsum + o[3], mult, cross_sum, None)
-                self.runs2(
-                    wk,
-                    k,
-                    q,
-                    o[6],
-                    st,
-                    head,
-                    nk + m1 + (1 if o[0] else 0),
-                    held or o[0] is None,
-                    placed,
-                )
-                if o[0] is not None:
-                    counts[o[0]] += 1
+                n1 = _step(s1, kind, 0)
+                n2 = _step(s2, kind, 0)
+                if n1 is None or n2 is None:
+                    continue
+                if key is None:
+                    head = [used, tsum + o[3], mult, cross_sum]
+                    self.rest(wk, run1, q + 1, n1, n2, head, [], nk + m1, True, placed)
+                    continue
+                counts[key] -= 1
+                head = [used + o[1], tsum + o[3], mult * o[4], cross_sum + o[5]]
+                self.rest(wk, run1, q + 1, n1, n2, head, [o[2]], nk + m1 + 1, held, placed)
+                counts[key] += 1
             if not free[q]:
                 break  # run 1 stops at the operator or bar on the board
-        return 2 if adds else 1
+        return True
 
-    def runs2(self, wk, k, q, kind, st, head, nk, held, placed):
-        """heads(): every run 2 after the operator or bar `kind` on square q (run 1 on
-        squares k to q - 1), shorter than run 1, ending a long side; for each, solve run 1
-        for the values to meet."""
-        left = wk.most - nk  # tiles for run 2
-        j1 = q - k
-        fixed = wk.fixed
-        stop = wk.stop
-        end = stop if fixed else min(wk.end(q + 1, left), q + j1)
+    def rest(self, wk, run1, q, s1, s2, head, more, nk, held, placed):
+        """heads(): build every end of a long side from square q on (after run 1 and the
+        operator or bar after it) whose runs are all shorter than run 1, following the
+        parse states with run 1 as 1 and as 2 (s1, s2); at each end, solve run 1
+        (`solve1`). run1: (its first square, the square after it, whether it must not be
+        0, whether it divides); head: [usage, tile sum, factor, cross scores] so far, `more`
+        the placements after run 1."""
         ln = wk.ln
         opts = ln.opts
         free = ln.free
+        n = ln.n
         counts = self.counts
-        if fixed and stop - q - 1 >= j1:
-            return  # run 2 would not be shorter
-        used, tsum, mult, cross_sum, at = head
-        s = [used, tsum, mult, cross_sum]
-        more = []
-        if at is not None:
-            more.append(at)
+        fixed = wk.fixed
+        stop = wk.stop if fixed else n
+        gaps = wk.gaps
+        need_old = wk.need_old
+        cut = wk.cut
+        longest = run1[1] - run1[0] - 1  # runs after run 1 are at most this long
+        left = wk.most - nk
 
-        def grow(r, n2, m2, held2):
-            # run 2 holds squares q + 1 to r - 1 (n2), with m2 new tiles
+        def grow(r, s1, s2, run, m, held):
+            # squares q to r - 1 built: m new tiles; `run`: the length of the run of digits
+            # they end in
+            self.steps += 1
+            if self.steps >= self.next_check:
+                self.next_check += STEP_CHECK
+                self.steps_done()
             if (
-                r > q + 1
-                and nk + m2 >= wk.cut
-                and (held2 or not wk.need_old)
-                and ((fixed and r == stop) or (not fixed and (r == ln.n or free[r])))
+                run
+                and (r == stop or (not fixed and free[r]))
+                and nk + m >= cut
+                and (held or not need_old)
             ):
-                self.solve1(wk, k, q, r, kind, st, n2, nk + m2, s, more, held2, placed)
-            if r >= end:
+                self.solve1(wk, run1, s1, s2, head, more, nk + m, held, placed, r - 1)
+            if r >= stop:
                 return
-            if r > q + 1 and n2 == 0:
-                return  # `0` takes no more digits
-            if not free[r]:
-                o = opts[r][0]
-                if o[6] == _DIGIT:
-                    s[1] += o[3]
-                    grow(r + 1, n2 * 10 + o[7], m2, True)
-                    s[1] -= o[3]
+            if free[r]:
+                if m >= left:
+                    return
+                if gaps is not None and not held and gaps[r] > left - m:
+                    return  # the side must reach a tile on the board, and cannot
+                for key, place, at, v, f, c_score, kind, d, _ in opts[r]:
+                    if counts[key] <= 0:
+                        continue
+                    if kind == _DIGIT:
+                        if run >= longest:
+                            continue
+                    elif r + 2 > stop:
+                        continue  # no room for an operand after it
+                    t1 = _step(s1, kind, d)
+                    if t1 is None:
+                        continue
+                    t2 = _step(s2, kind, d)
+                    if t2 is None:
+                        continue
+                    counts[key] -= 1
+                    head[0] += place
+                    head[1] += v
+                    head[2] *= f
+                    head[3] += c_score
+                    more.append(at)
+                    grow(r + 1, t1, t2, run + 1 if kind == _DIGIT else 0, m + 1, held)
+                    more.pop()
+                    head[0] -= place
+                    head[1] -= v
+                    head[2] //= f
+                    head[3] -= c_score
+                    counts[key] += 1
                 return
-            if m2 >= left:
+            o = opts[r][0]
+            kind = o[6]
+            if kind == _DIGIT:
+                if run >= longest:
+                    return
+            elif r + 2 > stop:
                 return
-            for o in opts[r]:
-                key = o[0]
-                if o[6] != _DIGIT or counts[key] <= 0:
-                    continue
-                counts[key] -= 1
-                s[0] += o[1]
-                s[1] += o[3]
-                s[2] *= o[4]
-                s[3] += o[5]
-                more.append(o[2])
-                grow(r + 1, n2 * 10 + o[7], m2 + 1, held2)
-                more.pop()
-                s[0] -= o[1]
-                s[1] -= o[3]
-                s[2] //= o[4]
-                s[3] -= o[5]
-                counts[key] += 1
+            t1 = _step(s1, kind, o[7])
+            t2 = _step(s2, kind, o[7])
+            if t1 is None or t2 is None:
+                return
+            head[1] += o[3]
+            grow(r + 1, t1, t2, run + 1 if kind == _DIGIT else 0, m, True)
+            head[1] -= o[3]
 
-        grow(q + 1, 0, 0, held)
+        grow(q, s1, s2, 0, 0, held)
 
-    def solve1(self, wk, k, q, r, kind, st, n2, nk, s, more, held, placed):
-        """runs2(): the sides with run 2 = n2 on squares q + 1 to r - 1 after `kind` on q,
-        run 1 solved for on squares k to q - 1 (every run 1 when n2 makes the value
-        independent of it: × 0)."""
-        j1 = q - k
-        top = 10**j1
-        low = top // 10 if j1 > 1 else 0
-        ph = st[6]
-        sides = wk.short if wk.fixed else wk.long
-        pos = wk.s0 if wk.fixed else r - 1
-        look = wk.targets.cache.get(s[0] * 64 + wk.spare - nk)
-        if look is None:
-            look = wk.targets.lookup(s[0], wk.spare - nk)
-        values = look[1]
-        if n2 == 0 and (kind == _OVER or kind == _SLASH):
-            return  # ÷ 0, or over 0
-        if kind == _TIMES and n2 == 0:
-            # × 0: the value is what comes before run 1, whatever run 1 is
-            tn = st[0]
-            td = st[1]
-            g = gcd(tn, td)
-            if (tn // g, td // g) in values:
-                for n1 in self.numbers(wk.ln, k, q, ph == 2 or st[5]):
-                    self.side1(
-                        wk, sides, k, q, n1, (tn // g, td // g), nk, s, more, held, placed, pos
-                    )
+    def solve1(self, wk, run1, s1, s2, head, more, nk, held, placed, last):
+        """rest(): the sides that end on square `last` in parse states s1 (run 1 as 1) and
+        s2 (run 1 as 2), run 1 solved for: every run 1 the rack can lay when the value
+        does not depend on it (× 0 after it)."""
+        v1 = _end(*s1)
+        v2 = _end(*s2)
+        if v1 is None or v2 is None:
             return
-        first = 1 if low == 0 and (ph == 2 or st[5]) else low  # no ÷ 0, no over 0
-        for value in _candidates(look, st, first, top - 1, kind, n2):
-            n1 = _solve(st, value, ph == 2, kind, n2)
-            if n1 is None or n1 >= top or n1 < low:
+        k, q, nonzero, over = run1
+        look = wk.targets.cache.get(head[0] * 64 + wk.spare - nk)
+        if look is None:
+            look = wk.targets.lookup(head[0], wk.spare - nk)
+        if not look[0]:
+            return
+        sides = wk.short if wk.fixed else wk.long
+        pos = wk.s0 if wk.fixed else last
+        # The value is a x + b (a / x + b if run 1 divides: `over`), all over dd.
+        dd = v1[1] * v2[1]
+        w1 = v1[0] * v2[1]
+        w2 = v2[0] * v1[1]
+        if over:
+            a = 2 * (w1 - w2)
+            b = 2 * w2 - w1
+        else:
+            a = w2 - w1
+            b = 2 * w1 - w2
+        if a == 0:
+            f = _down(v1[0], v1[1])
+            for value in _between(look, f, f):
+                if value == v1:
+                    for x in self.numbers(wk.ln, k, q, nonzero):
+                        self.side1(wk, sides, k, q, x, value, nk, head, more, held, placed, pos)
+            return
+        top = 10 ** (q - k)
+        low = top // 10 if q - k > 1 else 0
+        first = 1 if low == 0 and nonzero else low
+        # the value over run 1 from `first` to top - 1 (monotonic)
+        if over:
+            lo = (a + b * first, dd * first)
+            hi = (a + b * (top - 1), dd * (top - 1))
+        else:
+            lo = (a * first + b, dd)
+            hi = (a * (top - 1) + b, dd)
+        if lo[0] * hi[1] > hi[0] * lo[1]:
+            lo, hi = hi, lo
+        for value in _between(look, _down(lo[0], lo[1]), _up(hi[0], hi[1])):
+            tn, td = value
+            g = tn * dd - b * td  # (value × dd - b) × td
+            if over:
+                x = _whole(a * td, g)
+            else:
+                x = _whole(g, a * td)
+            if x is None or x >= top or x < low or (x == 0 and nonzero):
                 continue
-            if n1 == 0 and (ph == 2 or st[5]):
-                continue  # a denominator or divisor of 0
-            self.side1(wk, sides, k, q, n1, value, nk, s, more, held, placed, pos)
+            self.side1(wk, sides, k, q, x, value, nk, head, more, held, placed, pos)
 
     def side1(self, wk, sides, k, q, n1, value, nk, s, more, held, placed, pos):
         """Add the side with run 1 = n1 on squares k to q - 1 if it can be laid."""
