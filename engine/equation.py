@@ -119,6 +119,15 @@ def _judge(text):
     return (left, right)
 
 
+def value(codes):
+    """The exact value (n, d) of one side (bytes, no `=`), or None if it is not a
+    well-formed side (malformed, a leading zero) or it divides by 0."""
+    v = _side(codes, 0, len(codes))
+    if isinstance(v, str) or v[1] == 0:
+        return None
+    return v
+
+
 def _codes(text):
     return text.encode() if isinstance(text, str) else text
 

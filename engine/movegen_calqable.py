@@ -42,7 +42,7 @@ from engine import calqable_bounds, equation, faces
 from engine.arith import add_term
 from engine.compat import gcd
 from engine.move import Move
-from engine.movegen import STEP_CHECK, Generation, _nothing, faces_of
+from engine.movegen import STEP_CHECK, Generation, _nothing
 from engine.profile import CHIP, RUN
 
 _ALL_RACK_BONUS = 50  # engine/calqable.py ALL_RACK_BONUS, via bonus_points below
@@ -56,6 +56,7 @@ _BAR = 16
 _ZERO = 32  # the digit 0
 _WHITE = _PLUS | _MINUS | _MUL | _DIV | _BAR
 _EQUALS_CODE = ord(faces.EQUALS)
+_EQUALS_BYTES = faces.EQUALS.encode()
 _FLAGS = {"+": _PLUS, "-": _MINUS, "*": _MUL, ":": _DIV, "/": _BAR, "0": _ZERO}
 
 
@@ -785,24 +786,42 @@ class _Calq(Generation):
         """The cross check of Generation.seg: a dict face -> score of the equation through
         empty square i, for the faces that make it true (`b`, `a`: the codes around it)."""
         values = self.values
-        before = faces_of(b)
-        after = faces_of(a)
+        before = bytes([c & 0x7F for c in b])
+        after = bytes([c & 0x7F for c in a])
         old = 0
-        for c in b + a:
-            old += values[c & 0x7F]
+        for c in before + after:
+            old += values[c]
         out = {}  # type: dict
         # An equation holds exactly one `=` and ends on digits at both ends (no unary
         # minus): only the faces that can make one are judged.
-        if faces.EQUALS in before or faces.EQUALS in after:
-            cands = self.keys
-        elif self.equals > 0 and before and after:
-            cands = [faces.EQUALS]
-        else:
+        in_before = before.find(_EQUALS_BYTES)
+        in_after = after.find(_EQUALS_BYTES)
+        if in_before < 0 and in_after < 0:
+            # the new face must be the `=`
+            text = before + _EQUALS_BYTES + after
+            if self.equals > 0 and before and after and equation.check(text) is None:
+                v, mult = self.tile(i, faces.EQUALS)
+                out[faces.EQUALS] = (old + v) * mult
             return out
-        if not before or not after:
-            cands = self.digit_keys
+        cands = self.keys if before and after else self.digit_keys
+        # The new face is on one side of the `=`: the other side's value is worked out
+        # once, and only the side with the new face judged for each face.
+        if in_before >= 0:
+            fixed = before[:in_before]
+            head = before[in_before + 1 :]
+            tail = after
+        else:
+            fixed = after[in_after + 1 :]
+            head = before
+            tail = after[:in_after]
+        if _EQUALS_BYTES in head or _EQUALS_BYTES in tail or _EQUALS_BYTES in fixed:
+            return out  # two `=`
+        want = equation.value(fixed)
+        if want is None:
+            return out
         for ch in cands:
-            if equation.check(before + ch + after) is None:
+            got = equation.value(head + ch.encode() + tail)
+            if got is not None and got[0] * want[1] == want[0] * got[1]:
                 v, mult = self.tile(i, ch)
                 out[ch] = (old + v) * mult
         return out

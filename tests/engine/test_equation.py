@@ -6,7 +6,7 @@ The last two tests cross-check against Python's `fractions` and `re` (CPython on
 
 import sys
 
-from engine.equation import check, sides
+from engine.equation import check, sides, value
 from engine.prng import Prng
 from tests.engine.checks import eq, raises
 
@@ -109,6 +109,17 @@ def test_values_are_in_lowest_terms_with_positive_denominators():
     eq(sides("24/10=6:4"), ((12, 5), (3, 2)))
     eq(sides("1-3/2=0-1:2"), ((-1, 2), (-1, 2)))
     eq(sides("0*7/3=0:5"), ((0, 1), (0, 1)))
+
+
+def test_value_of_one_side():
+    """`value` judges one side alone (the generator's cross checks use it): the same values
+    as `sides`, None where a side is malformed, has a leading zero or divides by 0."""
+    for text, left, right in TRUE:
+        at = text.index("=")
+        eq(value(text[:at].encode()), left, text)
+        eq(value(text[at + 1 :].encode()), right, text)
+    for side in ("", "3+", "+3", "1/2/3", "05", "3/0", "4:0", "4:0/7", "3=3"):
+        eq(value(side.encode()), None, side)
 
 
 def _gen_equation(rng):
