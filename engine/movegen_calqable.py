@@ -650,22 +650,37 @@ class _Line:
         free = []
         flags = []
         empties = [0] * (n + 1)  # empty squares in line[0:k]
+        white_count = [0] * (n + 1)  # operators and bars on the board in line[0:k]
         spots = []  # the empty squares' positions
+        # digits[k]: the (digit, key) a new tile on square k may be, by digit (key_info
+        # is in key order, so digits come in order); whites[k]: the (kind, key) of the
+        # other faces
+        digits = []
+        whites = []
+        none = []  # type: list  # (shared: these lists are only read)
         for k in range(n):
             c = codes[k]
-            empties[k + 1] = empties[k] + (0 if c else 1)
             free.append(not c)
             if c:
+                empties[k + 1] = empties[k]
                 ch = chr(c & 0x7F)
                 opts.append([(None, 0, None, values[c & 0x7F], 1, 0, _kind(ch), ord(ch) - 48, 0)])
-                flags.append(_FLAGS.get(ch, 0))
+                flag = _FLAGS.get(ch, 0)
+                flags.append(flag)
+                white_count[k + 1] = white_count[k] + (1 if flag & _WHITE else 0)
+                digits.append(none)
+                whites.append(none)
                 continue
+            empties[k + 1] = empties[k] + 1
+            white_count[k + 1] = white_count[k]
             spots.append(k)
             flags.append(0)
             i = line[k]
             cross = gen.seg(i, cross_step)
             tile_f, run_f = gen.premium(i)
             here = []  # type: list[tuple]
+            ds = []
+            ws = []
             for key, place, code, value, kind, digit, bit in key_info:
                 c_score = 0
                 if cross is not None:
@@ -675,33 +690,31 @@ class _Line:
                 here.append(
                     (key, place, (i, code), value * tile_f, run_f, c_score, kind, digit, bit)
                 )
+                if kind == _DIGIT:
+                    ds.append((digit, key))
+                else:
+                    ws.append((kind, key))
             opts.append(here)
+            digits.append(ds)
+            whites.append(ws)
         self.opts = opts
         self.free = free
-        # digits[k]: the (digit, key) a new tile on square k may be, by digit; whites[k]:
-        # the (kind, key) of the other faces
-        self.digits = []
-        self.whites = []
-        for here in opts:
-            self.digits.append(sorted([(o[7], o[0]) for o in here if o[0] and o[6] == _DIGIT]))
-            self.whites.append([(o[6], o[0]) for o in here if o[0] and o[6] != _DIGIT])
+        self.digits = digits
+        self.whites = whites
         self.empties = empties
         self.spots = spots
-        # board[k][m]: the `_FLAGS` of the tiles on the board in line[k:m]
-        board = []
-        for k in range(n + 1):
-            row = [0] * (n + 1)
-            acc = 0
-            for m in range(k, n):
-                acc |= flags[m]
-                row[m + 1] = acc
-            board.append(row)
-        self.board = board
-        # white_count[k]: operators and bars on line[0:k]
-        white_count = [0] * (n + 1)
-        for k in range(n):
-            white_count[k + 1] = white_count[k] + (1 if flags[k] & _WHITE else 0)
         self.white_count = white_count
+        # board[k][m]: the `_FLAGS` of the tiles on the board in line[k:m]. Row k is row
+        # k + 1 unless square k holds a tile with a flag: most rows are shared.
+        board = [[0] * (n + 1)] * (n + 1)
+        for k in range(n - 1, -1, -1):
+            flag = flags[k]
+            if flag:
+                below = board[k + 1]
+                board[k] = [0] * (k + 1) + [flag | below[m] for m in range(k + 1, n + 1)]
+            else:
+                board[k] = board[k + 1]
+        self.board = board
 
     def reach(self, k, tiles):
         """Where a side at k with `tiles` more to lay must end by (exclusive)."""
@@ -1028,11 +1041,15 @@ class _Calq(Generation):
                 lefts.extend(walk.short)
             else:
                 long_starts.append((a, kl))
-        # The right sides: short ones kept, long ones built towards the short left sides.
-        walk = _Walk(ln, e + 1, n, False, r_budget)
+        if not lefts and not long_starts:
+            return  # no left side
+        # The right sides: short ones kept, long ones built towards the short left sides
+        # (without any, only the short ones, which the long left sides meet).
+        walk = _Walk(ln, e + 1, n, False, r_budget if lefts else min(r_budget, h_right))
         walk.cut = h_right + 1
         walk.spare = budget
-        walk.targets = _Targets(self, lefts, budget)
+        if lefts:
+            walk.targets = _Targets(self, lefts, budget)
         walk.need_old = must_old
         if must_old:
             # gaps[k]: empty squares from k to the next tile on the board (n + 1: none)
@@ -1042,12 +1059,14 @@ class _Calq(Generation):
             walk.gaps = gaps
         self.walk(walk)
         rights = walk.short
-        left_index = _index(lefts)
-        yield from self.join(eq, left_index, _index(walk.long))
+        left_index = _index(lefts) if lefts else None
+        if left_index is not None and walk.long:
+            yield from self.join(eq, left_index, _index(walk.long))
         if not rights:
             return
         right_index = _index(rights)
-        yield from self.join(eq, left_index, right_index)
+        if left_index is not None:
+            yield from self.join(eq, left_index, right_index)
         if not long_starts:
             return
         targets = _Targets(self, rights, budget)
