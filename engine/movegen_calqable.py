@@ -374,29 +374,15 @@ def _zero(st):
     return 2 if st[3] == 0 else 0
 
 
-def _solve(st, value, over, kind, n2):
+def _solve(st, value, over):
     """The number N, a whole number >= 0, that makes a side in parse state `st` (at the
     start of a run of digits: after an operator, or after `/` if `over`) end with `value`
-    as `N kind n2` (`_TIMES` with n2 = 1: just N); None if there is none."""
+    as N; None if there is none."""
     tn, td, sg, an, ad, dv, _, num, _ = st
     t_n, t_d = value
     # the value is T + sg * term: the term must be gn / gd
     gn = sg * (t_n * td - tn * t_d)
     gd = t_d * td
-    if kind == _SLASH:  # the term is A × (N / n2), or A ÷ (N / n2)
-        if dv:
-            xn, xd = an * gd * n2, ad * gn  # N = A × n2 / term
-        else:
-            xn, xd = gn * ad * n2, gd * an
-        return _whole(xn, xd)
-    if kind == _TIMES:  # term × n2
-        gd *= n2
-    elif kind == _OVER:  # term ÷ n2
-        gn *= n2
-    elif kind == _ADD:  # term + sg × n2 ... the term is T' - T - (±n2)
-        gn -= sg * n2 * gd
-    else:
-        gn += sg * n2 * gd
     # the term is A × X (or A ÷ X): X
     if dv:
         xn, xd = an * gd, ad * gn
@@ -536,43 +522,28 @@ def _between(look, lo, hi):
     return look[1][_index_of(floors, lo, 0) : _index_of(floors, hi, 1)]
 
 
-def _value_of(st, n1, kind, n2):
+def _value_of(st, n1):
     """The value (n, d), d > 0, of a side in parse state `st` (at the start of a run of
-    digits) that ends as `n1 kind n2` (`_TIMES` with n2 = 1: just n1); None if it divides
-    by zero."""
+    digits) that ends with the number n1 there; None if it divides by zero."""
     tn, td, sg, an, ad, dv, ph, num, _ = st
     if ph == 0:
         xn, xd = n1, 1
     else:
         xn, xd = num, n1
-    if kind == _SLASH:
-        xd *= n2
     if dv:
         xn, xd = xd, xn
     gn = an * xn
     gd = ad * xd
     if gd == 0:
         return None
-    if kind == _TIMES:
-        gn *= n2
-    elif kind == _OVER:
-        gd *= n2
-        if gd == 0:
-            return None
-    n = tn * gd + sg * gn * td
-    d = td * gd
-    if kind == _ADD:
-        n += n2 * d
-    elif kind == _SUB:
-        n -= n2 * d
-    return n, d
+    return tn * gd + sg * gn * td, td * gd
 
 
-def _candidates(look, st, lo1, hi1, kind, n2):
-    """The values of a lookup that a side in parse state `st` can end with as `n1 kind n2`
-    for some n1 from lo1 to hi1 (the value is monotonic in n1)."""
-    a = _value_of(st, lo1, kind, n2)
-    b = _value_of(st, hi1, kind, n2)
+def _candidates(look, st, lo1, hi1):
+    """The values of a lookup that a side in parse state `st` can end with as a number n1
+    from lo1 to hi1 (the value is monotonic in n1)."""
+    a = _value_of(st, lo1)
+    b = _value_of(st, hi1)
     if a is None or b is None:
         return look[1]
     if a[0] * b[1] > b[0] * a[1]:
@@ -1460,7 +1431,7 @@ class _Calq(Generation):
             look = cache.get(used * 64 + spare - nk - m)
             if look is None:
                 look = targets.lookup(used, spare - nk - m)
-            values = _candidates(look, st, first, top - 1, _TIMES, 1)
+            values = _candidates(look, st, first, top - 1)
             tried += len(values)
             todo.append((p, m, held, values, low, top))
         if tried > 4 * walking:
@@ -1468,7 +1439,7 @@ class _Calq(Generation):
         sides = wk.short if fixed else wk.long
         for p, m, held, values, low, top in todo:
             for value in values:
-                n = _solve(st, value, ph == 2, _TIMES, 1)
+                n = _solve(st, value, ph == 2)
                 if n is None or n >= top or n < low or (ph == 2 and n == 0):
                     continue
                 parts = [used, tsum, mult, cross_sum, list(placed)]
