@@ -35,6 +35,7 @@ FAULT_WINDOW_MS = 10000
 # Free heap a chip's settling step should find (see App._make_room): what it allocates, with
 # room to spare.
 HEAP_ROOM = 32 * 1024
+STEP_ROOM = 16 * 1024
 
 
 class Hardware:
@@ -130,8 +131,8 @@ class App:
         self.running = True  # the main loop runs while this holds
         self.restart = False  # the PC asked for a restart: the backend restarts once stopped
         self.steps = 0
-        self.arrivals = 0  # the sensing's arrivals seen (see _make_room)
         self.shown_left = None  # the turn clock's seconds as last drawn
+        self.waited = 0  # magnets waiting to settle after the last step (see _make_room)
         self.faults = []  # ticks of the recent faults (see tick)
         self.fault_count = 0  # every fault since boot
         self.last_fault = None  # the last exception caught by tick
@@ -286,9 +287,6 @@ class App:
             return
         for event in self.sensing.poll():
             ref.sensed(event)
-        if self.sensing.arrivals != self.arrivals:
-            self.arrivals = self.sensing.arrivals
-            self._make_room()
         for name in self.buttons.poll():
             action = ref.button(name)
             if action is not None:
@@ -307,18 +305,26 @@ class App:
         if ref.mode == R.THINK:
             self._think(ref)  # the display has just said "Thinking"
         self.events.flush()
+        waiting = self.sensing.waiting
+        if waiting:
+            self._make_room(len(waiting) != self.waited)
+        self.waited = len(waiting)
 
-    def _make_room(self):
-        """A magnet has just appeared: its chip settles in settle_ms (300 ms), and the step
-        in which it does judges the move and sends the LED frame, allocating about 25 KB
-        (tools/fwbench.py). If the free heap is short of that, collect now, inside the
-        settle time, rather than let an allocation of that step set off the collection. On
-        the emulated Pico a collection there took 20-25 ms, and every chip over 50 ms had
-        one in its step; the costliest chip's step took 58.6 ms (Cal-Q-Able 63.4 ms)
-        before, 50.3 ms (50.5 ms) since (tools/bench.py, 2026-11-27). A room of 48 KB
-        changed nothing more."""
+    def _make_room(self, new):
+        """The step in which a chip settles judges the move and sends the LED frame,
+        allocating about 25 KB (tools/fwbench.py). If a chip settles within the next two
+        steps and the free heap is short of that, collect now, after this step's LEDs and
+        display, rather than let an allocation of that step set off the collection: on the
+        emulated Pico one took 20-25 ms there, and every chip over 50 ms had one in its
+        step. (Collecting when the magnet first appeared, 300 ms before, left the garbage
+        of the steps between: the costliest chip's step then took 50.3 ms, 76.2 ms in
+        Cal-Q-Able once the bench's heap lay otherwise; tools/bench.py, 2026-11-27.)"""
+        if not new:
+            when = ticks_add(self.clock.ticks_ms(), 2 * self.period_ms)
+            if not self.sensing.settles_by(when):
+                return
         free = mem_free()  # None off a board: nothing to do
-        if free is not None and free < HEAP_ROOM:
+        if free is not None and free < (HEAP_ROOM if new else STEP_ROOM):
             collect()
 
     def _think(self, ref):

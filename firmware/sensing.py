@@ -62,7 +62,6 @@ class Sensing:
         self.reader_error = reader_error  # the exception class the reader raises
         self.width = width  # squares a row, for the antenna matrix
         self.waiting = {}  # square -> ticks when its magnet appeared
-        self.arrivals = 0  # magnets that have appeared so far (the app makes room for each)
         self.placed = {}  # square -> face text (None: not identified)
         self.uids = {}  # square -> the UID bytes last read there (enrolment, sensor test)
         self.retry = {}  # square -> ticks of the next read attempt
@@ -97,11 +96,18 @@ class Sensing:
                 self._check_tags(now)
         return events
 
+    def settles_by(self, when):
+        """Whether a magnet waiting now will have stayed settle_ms by ticks `when`: its chip
+        is then read, and the move judged, in the scan at that time."""
+        for since in self.waiting.values():
+            if ticks_diff(when, since) >= self.settle_ms:
+                return True
+        return False
+
     def _changed(self, square, present, now):
         if present:
             self.tag_only.pop(square, None)  # the magnet is back: settle and read it again
             self.waiting[square] = now
-            self.arrivals += 1
             return
         self.waiting.pop(square, None)  # slid across or dropped again: never counted
         if square in self.placed:  # a chip that was there (its magnet back, not yet settled)

@@ -2,7 +2,8 @@
 
 The firmware's own cost is wanted, not the twins': `Meter` wraps a twin and adds up the fuel
 spent inside its methods, so it can be taken off a measurement. On the board those calls are
-the hardware's (an SPI transfer, an I2C transfer, the PIO bit stream), done in C or by
+the hardware's (an SPI transfer, an I2C transfer, the PIO bit stream, a pin's level: a C
+call, while a simulated pin's change runs the twins listening to it), done in C or by
 peripherals while the CPU waits.
 
 - `scan_costs()`: one full presence scan of 225 squares (the driver's read with an SPI that
@@ -242,6 +243,31 @@ def _spaces(count=20, words=16384):
     return _SPACES
 
 
+def _pin_meters(app):
+    """Meter the pins the drivers drive and read, in place: a level change runs the twins
+    that listen to it (the presence chain's parallel load samples every square, the antenna
+    matrix's latch switches the coils), which on a board is the hardware's; a pin's read or
+    write is a call into C there."""
+    sensing = app.sensing
+    owners = [(app.hw.chain, "latch"), (app.leds, "rail")]
+    if sensing.antenna is not None:
+        owners += [(sensing.antenna, "_latch"), (sensing.antenna, "_enable")]
+    if sensing.reader is not None:
+        owners.append((sensing.reader, "_reset"))
+    out = []
+    for owner, name in owners:
+        pin = getattr(owner, name, None)
+        if pin is not None:
+            meter = Meter(pin, ("value",))
+            setattr(owner, name, meter)
+            out.append(meter)
+    pins = app.buttons.pins
+    for k in range(len(pins)):
+        pins[k] = meter = Meter(pins[k], ("value",))
+        out.append(meter)
+    return out
+
+
 class _Steps:
     """Measures the main-loop step in which each chip laid on `board` settles."""
 
@@ -257,11 +283,16 @@ class _Steps:
         self.i2c = i2c = Meter(board.i2c, ("writeto", "writevto", "readfrom_into", "readfrom"))
         app.sensing.reader._i2c = i2c
         app.hw.display.i2c = i2c
+        self.meters = meters = [spi, i2c] + _pin_meters(app)
         self.sent = []
         strip_write = board.strip.write
 
         def write(buf):
-            self.sent.append((fuel(), spi.spent + i2c.spent, spi.calls + i2c.calls))
+            spent = calls = 0
+            for m in meters:
+                spent += m.spent
+                calls += m.calls
+            self.sent.append((fuel(), spent, calls))
             strip_write(buf)
 
         app.hw.pixels._write = write
@@ -284,12 +315,13 @@ class _Steps:
         app = board.app
         from engine.compat import ticks_diff
 
-        spi, i2c, sent = self.spi, self.i2c, self.sent
+        sent = self.sent
         settle_ms = app.sensing.settle_ms
         board.put(square, face)
         for _ in range(100):
             before = len(app.sensing.placed)
-            spi.spent = i2c.spent = spi.calls = i2c.calls = 0
+            for m in self.meters:
+                m.spent = m.calls = 0
             del sent[:]
             t0 = board.clock.ticks_ms()
             since = app.sensing.waiting.get(square)

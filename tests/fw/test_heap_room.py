@@ -1,7 +1,8 @@
 """The board makes room in its heap when a chip is first sensed, inside the chip's settle
-time, rather than leave the collection to the step that judges the move and lights the LEDs
-(firmware/app.py `App._make_room`; on the emulated Pico a collection took 20-25 ms of that
-step). Runs on CPython and MicroPython, with the platform's heap faked."""
+time, and again just before it settles if the steps between ate that room, rather than
+leave the collection to the step that judges the move and lights the LEDs (firmware/app.py
+`App._make_room`; on the emulated Pico a collection took 20-25 ms of that step). Runs on
+CPython and MicroPython, with the platform's heap faked."""
 
 from firmware import app as app_module
 from tests.engine.checks import eq
@@ -59,3 +60,26 @@ def test_a_short_heap_is_collected_while_the_chip_settles():
         plain.place(sq(name), face)
     eq(board.app.referee.verdict.score, plain.app.referee.verdict.score)
     eq(board.screen(), plain.screen())
+
+
+def test_room_eaten_while_the_chip_settles_is_made_before_its_step():
+    board = new_board()
+    heap = Heap(board, free=app_module.HEAP_ROOM, after=2 * app_module.HEAP_ROOM)
+    settle_ms = board.app.sensing.settle_ms
+    period = board.app.period_ms
+
+    def play():
+        board.put(sq("H8"), "5")
+        board.run(100)
+        eq(heap.collections, [])  # room enough when the magnet appeared
+        heap.free = app_module.STEP_ROOM  # the steps since left about what a step needs
+        board.run(100)
+        eq(heap.collections, [])
+        heap.free = app_module.STEP_ROOM - 1
+        board.run(settle_ms - 200 - 3 * period)
+        eq(heap.collections, [])  # not while the chip is far from settling
+        board.run(settle_ms)
+        # collected once, in a step before the one that placed the chip
+        eq((heap.collections, board.app.sensing.placed.get(sq("H8"))), ([0], "5"))
+
+    _with_heap(heap, play)
