@@ -32,8 +32,8 @@ from firmware.sensing import PLACED, Sensing
 BLINK_MS = 250
 MAX_FAULTS = 3  # faults within FAULT_WINDOW_MS that make the board restart
 FAULT_WINDOW_MS = 10000
-# Free heap a chip's settling step should find (see App._make_room): what it allocates, with
-# room to spare.
+# Free heap a chip's settle time and settling step should find (see App._make_room): what
+# they allocate, with room to spare; and what the settling step alone should find.
 HEAP_ROOM = 32 * 1024
 STEP_ROOM = 16 * 1024
 
@@ -132,7 +132,7 @@ class App:
         self.restart = False  # the PC asked for a restart: the backend restarts once stopped
         self.steps = 0
         self.shown_left = None  # the turn clock's seconds as last drawn
-        self.waited = 0  # magnets waiting to settle after the last step (see _make_room)
+        self.arrivals = 0  # the sensing's arrivals seen (see _make_room)
         self.faults = []  # ticks of the recent faults (see tick)
         self.fault_count = 0  # every fault since boot
         self.last_fault = None  # the last exception caught by tick
@@ -305,20 +305,22 @@ class App:
         if ref.mode == R.THINK:
             self._think(ref)  # the display has just said "Thinking"
         self.events.flush()
-        waiting = self.sensing.waiting
-        if waiting:
-            self._make_room(len(waiting) != self.waited)
-        self.waited = len(waiting)
+        sensing = self.sensing
+        if sensing.waiting:
+            self._make_room(sensing.arrivals != self.arrivals)
+        self.arrivals = sensing.arrivals
 
     def _make_room(self, new):
-        """The step in which a chip settles judges the move and sends the LED frame,
-        allocating about 25 KB (tools/fwbench.py). If a chip settles within the next two
-        steps and the free heap is short of that, collect now, after this step's LEDs and
-        display, rather than let an allocation of that step set off the collection: on the
-        emulated Pico one took 20-25 ms there, and every chip over 50 ms had one in its
-        step. (Collecting when the magnet first appeared, 300 ms before, left the garbage
-        of the steps between: the costliest chip's step then took 50.3 ms, 76.2 ms in
-        Cal-Q-Able once the bench's heap lay otherwise; tools/bench.py, 2026-11-27.)"""
+        """Collect now, inside a chip's settle time (300 ms), rather than let an allocation
+        of the step in which it settles set off the collection: that step judges the move
+        and sends the LED frame, allocating about 14-16 KB on the bench's board
+        (tools/fwbench.py), and a collection there took 20-25 ms on the emulated Pico; every
+        chip over 50 ms had one. `new`: a magnet appeared in this step; collect if the free
+        heap is short of HEAP_ROOM, what the settle time's steps and the chip's step
+        allocate. Otherwise collect only in the last two steps before a chip settles, and
+        only if under STEP_ROOM is left: steps that allocate right after a collection are
+        slower on the emulated chip, so collecting there every time made chips slower
+        (README.md, "The firmware")."""
         if not new:
             when = ticks_add(self.clock.ticks_ms(), 2 * self.period_ms)
             if not self.sensing.settles_by(when):

@@ -62,6 +62,7 @@ class Sensing:
         self.reader_error = reader_error  # the exception class the reader raises
         self.width = width  # squares a row, for the antenna matrix
         self.waiting = {}  # square -> ticks when its magnet appeared
+        self.arrivals = 0  # magnets that have appeared so far (the app makes room for each)
         self.placed = {}  # square -> face text (None: not identified)
         self.uids = {}  # square -> the UID bytes last read there (enrolment, sensor test)
         self.retry = {}  # square -> ticks of the next read attempt
@@ -108,6 +109,7 @@ class Sensing:
         if present:
             self.tag_only.pop(square, None)  # the magnet is back: settle and read it again
             self.waiting[square] = now
+            self.arrivals += 1
             return
         self.waiting.pop(square, None)  # slid across or dropped again: never counted
         if square in self.placed:  # a chip that was there (its magnet back, not yet settled)
