@@ -430,6 +430,7 @@ class _Targets:
             by_tiles[k][value] = groups[u][value]
         self.groups = groups
         self.by_tiles = by_tiles
+        self.entries = entries
         # by_count[k]: the lookup of every side of at most k tiles, made when first needed
         self.by_count = [None] * (most + 1)  # type: list
         self.top = len(by_tiles) - 1  # the most tiles of a side
@@ -597,6 +598,9 @@ class _Walk:
         self.long = []  # type: list  # a right side's of more than `cut` tiles
         self.gaps = None  # type: list | None  # (right sides) must reach a tile on the board
         self.need_old = False
+        # Best first: (tile sum, factor, cross scores and bonus) that the `=` and any side
+        # of `targets` may add at most to a long side's, or None (see _Calq.bound)
+        self.bound = None  # type: tuple | None
 
     def end(self, k, tiles):
         """Where a side at square k with `tiles` more to lay ends by (exclusive)."""
@@ -670,6 +674,7 @@ class _Line:
             whites.append(ws)
         self.opts = opts
         self.free = free
+        self.gain = None  # type: list | None  # see tables()
         self.digits = digits
         self.whites = whites
         self.empties = empties
@@ -691,6 +696,32 @@ class _Line:
         """Where a side at k with `tiles` more to lay must end by (exclusive)."""
         at = self.empties[k] + max(tiles, 0)
         return self.spots[at] if at < len(self.spots) else self.n
+
+    def tables(self):
+        """Best first: the most squares line[0:k] can add to a side's tile sum, equation
+        factor and cross scores (`gain`, `factor`, `most_cross`: prefix tables; the factor a
+        product, so a range is a quotient), for the score bound of _Calq.walk(). Made when
+        first needed: a search's passes find no move a while."""
+        if self.gain is not None:
+            return
+        opts = self.opts
+        n = self.n
+        gain = [0] * (n + 1)
+        factor = [1] * (n + 1)
+        most_cross = [0] * (n + 1)
+        for k in range(n):
+            g = c = 0
+            f = 1
+            for o in opts[k]:
+                g = max(g, o[3])
+                c = max(c, o[5])
+                f = max(f, o[4])
+            gain[k + 1] = gain[k] + g
+            factor[k + 1] = factor[k] * f
+            most_cross[k + 1] = most_cross[k] + c
+        self.gain = gain
+        self.factor = factor
+        self.most_cross = most_cross
 
 
 class _Calq(Generation):
@@ -1021,6 +1052,7 @@ class _Calq(Generation):
         walk.spare = budget
         if lefts:
             walk.targets = _Targets(self, lefts, budget)
+            walk.bound = self.bound(ln, eq, walk.targets)
         walk.need_old = must_old
         if must_old:
             # gaps[k]: empty squares from k to the next tile on the board (n + 1: none)
@@ -1041,12 +1073,34 @@ class _Calq(Generation):
         if not long_starts:
             return
         targets = _Targets(self, rights, budget)
+        bound = self.bound(ln, eq, targets)
         for a, kl in long_starts:
             walk = _Walk(ln, a, e, True, kl)
             walk.targets = targets
+            walk.bound = bound
             walk.spare = budget
             self.walk(walk)
             yield from self.join(eq, _index(walk.short), right_index)
+
+    def bound(self, ln, eq, targets):
+        """Best first (a floor): what the `=` of `eq` and a side of `targets` add at most
+        to a long side's tile sum, equation factor, and cross scores with the bonus, for
+        walk()'s score bound on line `ln` (see pair()); None without a floor, or before a
+        move is found (every move beats the floor then)."""
+        if self.floor is None or self.floor[0] < 0:
+            return None
+        ln.tables()
+        e_sum, e_mult, e_cross = eq[3], eq[4], eq[5]
+        bonus = _ALL_RACK_BONUS if self.limit >= self.rack_size else 0
+        # the most any side of `targets` adds to each (not all from the same side)
+        t_sum = 0
+        t_mult = 1
+        t_cross = 0
+        for entry in targets.entries:
+            t_sum = max(t_sum, entry[3])
+            t_mult = max(t_mult, entry[4])
+            t_cross = max(t_cross, entry[5])
+        return t_sum + e_sum, t_mult * e_mult, t_cross + e_cross + bonus
 
     def join(self, eq, lefts, rights):
         """The moves of the left and right sides (two `_index`es) of equal values."""
@@ -1239,6 +1293,12 @@ class _Calq(Generation):
         white_keys = self.white_keys
         cache = targets.cache if targets is not None else {}
         placed = []  # type: list[tuple[int, int]]
+        bound = wk.bound
+        if bound is not None:
+            floor = self.floor
+            gain = ln.gain
+            factor = ln.factor
+            most_cross = ln.most_cross
 
         def go(k, st, used, nk, tsum, mult, cross_sum, old, rfl, run):
             # run: (first square, tails done, heads done, length of the longest run before,
@@ -1275,6 +1335,13 @@ class _Calq(Generation):
             else:
                 end = empties[k] + max(left, 0)
                 end = spots[end] if end < nspots else n
+            if bound is not None and nk >= cut:
+                # Best first: every move with a long side on from here scores at most the
+                # squares up to `end` at their best, with the best of the other sides.
+                top = tsum + gain[end] - gain[k] + bound[0]
+                top *= mult * (factor[end] // factor[k]) * bound[1]
+                if top + cross_sum + most_cross[end] - most_cross[k] + bound[2] <= floor[0]:
+                    return
             if free[k]:
                 if left <= 0:
                     return
@@ -1540,6 +1607,16 @@ class _Calq(Generation):
         cut = wk.cut
         longest = run1[1] - run1[0] - 1  # runs after run 1 are at most this long
         left = wk.most - nk
+        bound = wk.bound
+        if bound is not None:  # as in walk(), run 1's squares at their best
+            floor = self.floor
+            gain = ln.gain
+            factor = ln.factor
+            most_cross = ln.most_cross
+            k, q1 = run1[0], run1[1]
+            gain1 = gain[q1] - gain[k] + bound[0]
+            factor1 = factor[q1] // factor[k] * bound[1]
+            cross1 = most_cross[q1] - most_cross[k] + bound[2]
 
         def grow(r, s1, s2, run, m, held):
             # squares q to r - 1 built: m new tiles; `run`: the length of the run of digits
@@ -1548,6 +1625,12 @@ class _Calq(Generation):
             if self.steps >= self.next_check:
                 self.next_check += STEP_CHECK
                 self.steps_done()
+            if bound is not None:
+                end = stop if fixed else ln.reach(r, left - m)
+                top = (head[1] + gain[end] - gain[r] + gain1) * head[2]
+                top *= factor[end] // factor[r] * factor1
+                if top + head[3] + most_cross[end] - most_cross[r] + cross1 <= floor[0]:
+                    return
             if (
                 run
                 and (r == stop or (not fixed and free[r]))
