@@ -25,6 +25,9 @@ meets right sides of at most B - kL. So the sides are split (hL + hR >= B - 1):
 Every pair then has at least one short side and is found once. A left side's length, and
 so its tile count, is fixed by its start square; a right side is built once from `e` with
 every end it may have.
+With a floor (the best score so far, engine/search.py), a long side's walk also stops where
+no move it can still make beats the floor: the side so far, the squares left in its reach
+at their best, the best side of the other kind, the `=` and the +50 (`bound`).
 
 Each empty square has a cross check (the faces that leave the equation across the line, if
 any, true, with that equation's score). After the first move the main equation must hold
