@@ -36,7 +36,9 @@ class Console:
                 if self.overflow:
                     out.append("line longer than %d bytes" % MAX_LINE)
                 elif self.n:
-                    out.append(self._parse(bytes(buf[: self.n])))
+                    # one copy of the line: json.loads takes a bytearray on both runtimes
+                    # (on the Pico, with the heap low, a second copy was one too many)
+                    out.append(self._parse(buf[: self.n]))
                 self.n = 0
                 self.overflow = False
             elif self.n < MAX_LINE:
