@@ -43,7 +43,7 @@ fractions, and integer bounds rounded outwards.
 
 from engine import calqable_bounds, equation, faces
 from engine.arith import add_term
-from engine.compat import gcd
+from engine.compat import const, gcd
 from engine.move import Move
 from engine.movegen import STEP_CHECK, Generation, _nothing
 from engine.profile import CHIP, RUN
@@ -405,6 +405,17 @@ def _whole(n, d):
     return n // d
 
 
+# Dicts here are keyed by a value's key, not by the value (n, d): MicroPython hashes a tuple
+# as the sum of its items' hashes, so (1, 2), (2, 1) and (0, 3) collide, and a dict of
+# values as tuples degrades to a list (WASI build: an insert into 4,000 such keys cost
+# 2.6 M fuel, against 3,300 with int keys). The key is an int for every value of small
+# numerator and denominator (n * _KEY_D + d, one to one while 0 < d < _KEY_D, and a small
+# int on the rp2 port), else the value itself: rare, so their collisions cost little. It is
+# worked out inline where sides are indexed (a call costs more than the arithmetic there).
+_KEY_D = const(4096)
+_KEY_N = const(131072)
+
+
 def _side(value, parts, nk, held, pos):
     """A side's tuple from its value and parts (see _Calq.lay)."""
     used, tsum, mult, cross_sum, placed = parts
@@ -419,18 +430,24 @@ class _Targets:
 
     def __init__(self, gen, entries, most):
         self.gen = gen
-        groups = {}  # type: dict  # usage -> {value: scaled floor} of the sides using it
+        # usage -> {a value's key: (scaled floor, value)} of the sides using it
+        groups = {}  # type: dict
         by_tiles = []  # type: list
         for entry in entries:
             value = entry[0]
             u = entry[1]
-            if u not in groups:
-                groups[u] = {}
-            groups[u][value] = _down(value[0], value[1])
+            group = groups.get(u)
+            if group is None:
+                group = groups[u] = {}
+            n, d = value
+            key = n * _KEY_D + d if 0 < d < _KEY_D and -_KEY_N < n < _KEY_N else value
+            item = group.get(key)
+            if item is None:
+                item = group[key] = (_down(value[0], value[1]), value)
             k = entry[2]
             while len(by_tiles) <= k:
                 by_tiles.append({})
-            by_tiles[k][value] = groups[u][value]
+            by_tiles[k][key] = item
         self.groups = groups
         self.by_tiles = by_tiles
         self.entries = entries
@@ -438,7 +455,9 @@ class _Targets:
         self.by_count = [None] * (most + 1)  # type: list
         self.top = len(by_tiles) - 1  # the most tiles of a side
         self.cache = {}  # type: dict
-        self.merged = {}  # type: dict  # the usages found (a tuple) -> their lookup
+        # the usages found (a list) and their lookup, by a hash of the usages (a tuple of
+        # them would hash as their sum, and many would collide)
+        self.merged = {}  # type: dict[int, list]
 
     def lookup(self, used, most):
         """(sorted scaled floors, list of the distinct values) of the sides of at most
@@ -490,14 +509,25 @@ class _Targets:
                 break
         if out is None:
             groups = self.groups
-            hits = tuple([u for u in subs if u in groups])
-            out = self.merged.get(hits)
-            if out is None:
+            hits = []
+            h = 0
+            for u in subs:
+                if u in groups:
+                    hits.append(u)
+                    h = ((h << 5) ^ u) & 0xFFFFFF
+            same = self.merged.get(h)
+            if same is None:
+                same = self.merged[h] = []
+            for was, its in same:
+                if was == hits:
+                    out = its
+                    break
+            else:
                 found = {}  # type: dict
                 for u in hits:
                     found.update(groups[u])
                 out = _lookup(found)
-                self.merged[hits] = out
+                same.append((hits, out))
         cache[key] = out
         cache[key2] = out
         return out
@@ -514,8 +544,9 @@ class _Targets:
 
 
 def _lookup(found):
-    """(sorted floors, the values in the same order) of a dict value -> scaled floor."""
-    pairs = [(floor, value) for value, floor in found.items()]
+    """(sorted floors, the values in the same order) of a dict value's key -> (scaled floor,
+    value)."""
+    pairs = list(found.values())
     pairs.sort()
     return ([p[0] for p in pairs], [p[1] for p in pairs])
 
@@ -559,26 +590,31 @@ _NONE = ([], [])  # type: tuple
 
 
 def _index(entries):
-    """Sides by value, then by the tiles they use (a mixed-radix usage): (value -> list of
-    [usage, sides], the values in the order first met). Lists, not a dict's order, give
-    the order the moves come in: MicroPython's dicts keep no insertion order, and the
+    """Sides by value, then by the tiles they use (a mixed-radix usage): (value's key ->
+    list of [usage, sides], those keys in the order first met). Lists, not a dict's order,
+    give the order the moves come in: MicroPython's dicts keep no insertion order, and the
     search's budget and the players' ties must see the moves as CPython does."""
     table = {}  # type: dict
     order = []
-    where = {}  # type: dict  # (value, usage) -> its [usage, sides]
+    where = {}  # type: dict  # usage -> {value's key: its [usage, sides]}
     for entry in entries:
         value = entry[0]
+        n, d = value
+        key = n * _KEY_D + d if 0 < d < _KEY_D and -_KEY_N < n < _KEY_N else value
         u = entry[1]
-        group = where.get((value, u))
+        of_u = where.get(u)
+        if of_u is None:
+            of_u = where[u] = {}
+        group = of_u.get(key)
         if group is not None:
             group[1].append(entry)
             continue
         group = [u, [entry]]
-        where[(value, u)] = group
-        groups = table.get(value)
+        of_u[key] = group
+        groups = table.get(key)
         if groups is None:
-            table[value] = [group]
-            order.append(value)
+            table[key] = [group]
+            order.append(key)
         else:
             groups.append(group)
     return table, order
@@ -768,10 +804,10 @@ class _Calq(Generation):
         self.digit_keys = [key for key in keys if "0" <= key <= "9"]
         self.white_keys = [key for key in keys if not "0" <= key <= "9"]
         # Best first (with a floor): a line's bounds are worked out once for each limit
-        # (`marks`: its spots' bounds by (line number, limit)), as a search's passes lower
+        # (`marks`: its spots' bounds by line number * 64 + limit), as a search's passes lower
         # `limit` for a while and then ask again at the whole rack. `ordered` False: the
         # board's order without bounds (a search's first, quick pass).
-        self.marks = {}  # type: dict[tuple[int, int], list[int]]
+        self.marks = {}  # type: dict[int, list[int]]
         self.ordered = True
         self.lone = True  # False: no moves of one tile (a search's later passes)
         # With `give_up` (a search sets it), a square of `=` whose sides do not fit in the
@@ -889,7 +925,7 @@ class _Calq(Generation):
         spots = self.spots(line, cross_step)
         if not spots:
             return spots
-        key = (n, self.limit)
+        key = n * 64 + self.limit  # an int, not a tuple: see _KEY_D
         marks = self.marks.get(key)
         if marks is None:
             marks = self.marks[key] = calqable_bounds.of_line(self, line, cross_step, spots)
@@ -1111,11 +1147,11 @@ class _Calq(Generation):
         pair = self.pair
         right_table = rights[0]
         left_table = lefts[0]
-        for value in lefts[1]:
-            right_groups = right_table.get(value)
+        for key in lefts[1]:
+            right_groups = right_table.get(key)
             if right_groups is None:
                 continue
-            for lu, left_group in left_table[value]:
+            for lu, left_group in left_table[key]:
                 for ru, right_group in right_groups:
                     if not fits(lu, ru):
                         continue

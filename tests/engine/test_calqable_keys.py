@@ -1,0 +1,55 @@
+"""The Cal-Q-Able generator's sides are matched by exact value whatever their size.
+
+engine/movegen_calqable.py keys its dicts of sides by an int made of a value's numerator and
+denominator (MicroPython hashes a (n, d) tuple as n + d, so tuples collide), and by the
+value itself beyond the int's range. Two values must share a key only if they are equal:
+here values whose int keys would coincide if the range were not checked (1/4097 and 1, say)
+must stay apart, and values out of the range must still find each other.
+"""
+
+from engine import movegen_calqable as mc
+from tests.engine.checks import eq
+
+# pairs of distinct values whose int keys n * 4096 + d coincide (out of range on one side)
+CLASHING = [((0, 4097), (1, 1)), ((-1, 8193), (1, 1)), ((131072, 1), (131071, 4097))]
+BIG = [(1, 4096), (131072, 1), (-131072, 3), (7, 123456789), (10**12, 7)]
+
+
+def _side(value, usage):
+    # (value, usage, tiles, tile sum, factor, cross scores, holds a board tile, placements,
+    # position): only the first two matter to the index
+    return (value, usage, 1, 0, 1, 0, False, (), 0)
+
+
+def _values(index, key):
+    return [side[0] for _, group in index[0][key] for side in group]
+
+
+def test_values_whose_int_keys_would_coincide_stay_apart():
+    for a, b in CLASHING:
+        index = mc._index([_side(a, 1), _side(b, 1)])
+        eq(len(index[1]), 2, (a, b))
+        for key in index[1]:
+            eq(len(_values(index, key)), 1, (a, b))
+
+
+def test_equal_values_meet_in_range_and_beyond():
+    for value in BIG + [(3, 1), (-5, 2), (0, 1)]:
+        again = (value[0] * 1, value[1] * 1)  # an equal tuple, not the same object
+        index = mc._index([_side(value, 1), _side(again, 2), _side((9, 1), 1)])
+        eq(len(index[1]), 2, value)
+        eq(_values(index, index[1][0]), [value, again], value)
+        eq([u for u, _ in index[0][index[1][0]]], [1, 2], value)
+
+
+def test_targets_look_up_values_beyond_the_int_range():
+    class _Gen:  # what _Targets reads of a generation: the rack's faces and their counts
+        def __init__(self):
+            self.keys = ["1"]
+            self.places = [1]
+            self.counts = {"1": 1}
+
+    entries = [_side(v, 0) for v in BIG] + [_side((2, 1), 0), _side((2, 1), 0)]
+    look = mc._Targets(_Gen(), entries, 1).lookup(0, 1)
+    eq(sorted(look[1]), sorted(BIG + [(2, 1)]))
+    eq(look[0], sorted(look[0]))
