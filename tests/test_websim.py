@@ -206,9 +206,25 @@ def _read_until(fd, words, seconds=5):
     return got
 
 
+def _popen_hearing_ctrl_c(args, **kw):
+    """Popen with SIGINT at its default in the child, as a terminal's Ctrl-C finds it.
+
+    Tests started in the background by a non-interactive shell (`make test &`) inherit
+    SIGINT ignored, and a child would too (exec keeps an ignored signal ignored, but resets a
+    caught one to its default): so SIGINT is caught here while the child starts."""
+    was = signal.getsignal(signal.SIGINT)
+    if was == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        return subprocess.Popen(args, **kw)
+    finally:
+        if was == signal.SIG_IGN:
+            signal.signal(signal.SIGINT, was)
+
+
 def test_sim_command_serves_the_board_until_ctrl_c(tmp_path):
     root = tmp_path / "flash"
-    proc = subprocess.Popen(
+    proc = _popen_hearing_ctrl_c(
         [sys.executable, "-m", "host_tools", "sim", "--no-browser", "--web-port", "0"]
         + ["--root", str(root)],
         cwd=REPO,
