@@ -430,7 +430,9 @@ class _Targets:
 
     def __init__(self, gen, entries, most):
         self.gen = gen
-        # usage -> {a value's key: (scaled floor, value)} of the sides using it
+        # by_tiles[k]: {a value's key: [scaled floor, value, the usages of its sides]} of the
+        # sides of k tiles (a usage's tile count is k); groups: usage -> {a value's key: that
+        # item} of the sides using it
         groups = {}  # type: dict
         by_tiles = []  # type: list
         for entry in entries:
@@ -441,13 +443,16 @@ class _Targets:
                 group = groups[u] = {}
             n, d = value
             key = n * _KEY_D + d if 0 < d < _KEY_D and -_KEY_N < n < _KEY_N else value
-            item = group.get(key)
-            if item is None:
-                item = group[key] = (_down(value[0], value[1]), value)
+            if key in group:
+                continue
             k = entry[2]
             while len(by_tiles) <= k:
                 by_tiles.append({})
-            by_tiles[k][key] = item
+            item = by_tiles[k].get(key)
+            if item is None:
+                item = by_tiles[k][key] = [_down(n, d), value]
+            item.append(u)
+            group[key] = item
         self.groups = groups
         self.by_tiles = by_tiles
         self.entries = entries
@@ -532,6 +537,22 @@ class _Targets:
         cache[key2] = out
         return out
 
+    def meets(self, value, used, most):
+        """Whether one of these sides has `value`, at most `most` tiles, and tiles the rack
+        can pay for beside those of `used` (a long side, once built: one that meets none
+        of them makes no move)."""
+        n, d = value
+        key = n * _KEY_D + d if 0 < d < _KEY_D and -_KEY_N < n < _KEY_N else value
+        fits = self.gen.fits
+        by_tiles = self.by_tiles
+        for k in range(min(most, self.top) + 1):
+            item = by_tiles[k].get(key)
+            if item is not None:
+                for j in range(2, len(item)):
+                    if fits(item[j], used):
+                        return True
+        return False
+
     def of_count(self, k):
         """The lookup of every side of at most k tiles."""
         out = self.by_count[k]
@@ -544,8 +565,8 @@ class _Targets:
 
 
 def _lookup(found):
-    """(sorted floors, the values in the same order) of a dict value's key -> (scaled floor,
-    value)."""
+    """(sorted floors, the values in the same order) of a dict value's key -> [scaled floor,
+    value, ...] (see _Targets)."""
     pairs = list(found.values())
     pairs.sort()
     return ([p[0] for p in pairs], [p[1] for p in pairs])
@@ -1358,14 +1379,20 @@ class _Calq(Generation):
                     keep = not run[1] if k - run[0] >= run[3] else not run[4]
                 if keep and k > s0 and (fixed or old or not need_old):
                     value = _end(*st)
+                    if (
+                        value is not None
+                        and targets is not None
+                        and nk >= cut
+                        and not targets.meets(value, used, spare - nk)
+                    ):
+                        value = None  # a long side that meets no short side
                     if value is not None:
-                        side = (value, used, nk, tsum, mult, cross_sum, old, tuple(placed))
-                        if fixed:
-                            short.append(side + (s0,))
-                        elif nk < cut:
-                            short.append(side + (k - 1,))
+                        pos = s0 if fixed else k - 1
+                        side = (value, used, nk, tsum, mult, cross_sum, old, tuple(placed), pos)
+                        if fixed or nk < cut:
+                            short.append(side)
                         else:
-                            long.append(side + (k - 1,))
+                            long.append(side)
                 if k == stop:
                     return
             left = most - nk
@@ -1550,7 +1577,9 @@ class _Calq(Generation):
                     continue
                 parts = [used, tsum, mult, cross_sum, list(placed)]
                 taken = []  # type: list[str]
-                if self.lay(ln, k, p, n, parts, taken):
+                if self.lay(ln, k, p, n, parts, taken) and targets.meets(
+                    value, parts[0], spare - nk - m
+                ):
                     sides.append(_side(value, parts, nk + m, held, wk.s0 if fixed else p - 1))
                 for key in taken:
                     counts[key] += 1
@@ -1787,9 +1816,11 @@ class _Calq(Generation):
 
     def side1(self, wk, sides, k, q, n1, value, nk, s, more, held, placed, pos):
         """Add the side with run 1 = n1 on squares k to q - 1 if it can be laid."""
-        parts = [s[0], s[1], s[2], s[3], list(placed) + more]
+        parts = [s[0], s[1], s[2], s[3], placed + more]
         taken = []  # type: list[str]
-        if self.lay(wk.ln, k, q, n1, parts, taken):
+        if self.lay(wk.ln, k, q, n1, parts, taken) and wk.targets.meets(
+            value, parts[0], wk.spare - nk
+        ):
             sides.append(_side(value, parts, nk, held, pos))
         counts = self.counts
         for key in taken:
