@@ -611,33 +611,23 @@ _NONE = ([], [])  # type: tuple
 
 
 def _index(entries):
-    """Sides by value, then by the tiles they use (a mixed-radix usage): (value's key ->
-    list of [usage, sides], those keys in the order first met). Lists, not a dict's order,
-    give the order the moves come in: MicroPython's dicts keep no insertion order, and the
-    search's budget and the players' ties must see the moves as CPython does."""
+    """Sides by value: (value's key -> list of its sides, those keys in the order first
+    met). Lists, not a dict's order, give the order the moves come in: MicroPython's dicts
+    keep no insertion order, and the search's budget and the players' ties must see the
+    moves as CPython does. (Sides are not grouped by the tiles they use as well: a value's
+    short sides mostly use tiles of their own, and each group's two lists cost the Pico's
+    heap more than the pairs they spare.)"""
     table = {}  # type: dict
     order = []
-    where = {}  # type: dict  # usage -> {value's key: its [usage, sides]}
     for entry in entries:
-        value = entry[0]
-        n, d = value
-        key = n * _KEY_D + d if 0 < d < _KEY_D and -_KEY_N < n < _KEY_N else value
-        u = entry[1]
-        of_u = where.get(u)
-        if of_u is None:
-            of_u = where[u] = {}
-        group = of_u.get(key)
-        if group is not None:
-            group[1].append(entry)
-            continue
-        group = [u, [entry]]
-        of_u[key] = group
-        groups = table.get(key)
-        if groups is None:
-            table[key] = [group]
+        n, d = entry[0]
+        key = n * _KEY_D + d if 0 < d < _KEY_D and -_KEY_N < n < _KEY_N else entry[0]
+        sides = table.get(key)
+        if sides is None:
+            table[key] = [entry]
             order.append(key)
         else:
-            groups.append(group)
+            sides.append(entry)
     return table, order
 
 
@@ -1169,18 +1159,17 @@ class _Calq(Generation):
         right_table = rights[0]
         left_table = lefts[0]
         for key in lefts[1]:
-            right_groups = right_table.get(key)
-            if right_groups is None:
+            right_sides = right_table.get(key)
+            if right_sides is None:
                 continue
-            for lu, left_group in left_table[key]:
-                for ru, right_group in right_groups:
-                    if not fits(lu, ru):
+            for left in left_table[key]:
+                lu = left[1]
+                for right in right_sides:
+                    if not fits(lu, right[1]):
                         continue
-                    for left in left_group:
-                        for right in right_group:
-                            found = pair(eq, left, right)
-                            if found is not None:
-                                yield found
+                    found = pair(eq, left, right)
+                    if found is not None:
+                        yield found
 
     def pair(self, eq, left, right):
         """(move, score) of a left and a right side around the `=` whose tiles the rack can
