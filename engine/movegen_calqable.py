@@ -11,8 +11,8 @@ whose tiles the rack can pay for together, make a move.
 
 The two sides share the rack: with B tiles to lay besides the `=`, a left side of kL tiles
 meets right sides of at most B - kL. So the sides are split (hL + hR >= B - 1):
-- the *short* sides (kL <= hL, kR <= hR) are all built, and kept by value and by the tiles
-  they use (`_index`, `_Targets`);
+- the *short* sides (kL <= hL, kR <= hR) are all built, and kept by value (`_index`) and,
+  for the long sides to build towards, by value and by the tiles they use (`_Targets`);
 - a *long* side can only meet short sides of the other kind, those the tiles it leaves can
   pay for, so it is built towards their values. A branch is cut when the range its value
   can still end in holds none of them (`_bounds`, from the exact value so far, the squares
@@ -21,7 +21,9 @@ meets right sides of at most B - kL. So the sides are split (hL + hR >= B - 1):
   several are as long) is not built digit by digit but solved for, one value at a time:
   the last run by `tails`; another by `heads`, which builds what follows it (runs shorter
   than it) with the run as 1 and as 2, so that the value is a x + b (or a / x + b when the
-  run divides) and x follows from each value to meet.
+  run divides) and x follows from each value to meet. A long side once built is kept only
+  if a short side of the other kind has its value, few enough tiles, and tiles the rack
+  can pay for beside it (`_Targets.meets`): nine in ten would meet none.
 Every pair then has at least one short side and is found once. A left side's length, and
 so its tile count, is fixed by its start square; a right side is built once from `e` with
 every end it may have.
