@@ -36,7 +36,7 @@ takes the squares of `=` in the order of their score bound (engine/calqable_boun
 stops where the bound meets the floor. The search runs it in passes of growing size
 (CALQ_SIZES rack tiles at most, then the whole rack), so that a legal move comes before the
 whole rack's search. The first pass goes in the board's order: its first legal move comes
-at a median of 19.0 M fuel and at most 68.0 M, within 80 M on all 82 mid-game positions of
+at a median of 19.0 M fuel and at most 67.5 M, within 80 M on all 82 mid-game positions of
 the set (tools/hintbench.py; 36 M and 3 late while the cross checks judged the whole
 equation rather than the side of `=` the new tile is on, and a line's set-up and each
 square of `=` cost more). Ranking the lines by their bounds costs more than that pass
@@ -48,8 +48,9 @@ square of `=` the walk of a long side stops where it cannot beat the floor (move
 A square of `=` whose sides run the heap out (a whole rack's, on the Pico) is given up and
 the search goes on (`short_of_memory`).
 On the chip Cal-Q-Able stays far from the hint's other goals (tools/hintbench.py,
-2026-11-27): 14.2 % of the best score at 80 M fuel (37.1 % at 400 M), the best within
-400 M on 4 of 82.
+2026-11-27, last run): 14.3 % of the best score at 80 M fuel (37.1 % at 400 M), the best
+within 400 M on 4 of 82. On the emulated Pico (12 positions) 20.0 % at 1 s, 47.7 % at 5 s,
+where the heap ran out on 6 of them.
 The whole rack's search of one square of `=` most often costs 20-60 ms on CPython, and
 `movegen.best` took 39-80 M WASI fuel a CPython millisecond: one to three G fuel on the
 chip, against the 400 M budget. Pass sizes (2, 3), (3), (2, 3, 4), (2, 3, 5), (2, 4, 5),
