@@ -21,9 +21,10 @@ meets right sides of at most B - kL. So the sides are split (hL + hR >= B - 1):
   several are as long) is not built digit by digit but solved for, one value at a time:
   the last run by `tails`; another by `heads`, which builds what follows it (runs shorter
   than it) with the run as 1 and as 2, so that the value is a x + b (or a / x + b when the
-  run divides) and x follows from each value to meet. A long side once built is kept only
-  if a short side of the other kind has its value, few enough tiles, and tiles the rack
-  can pay for beside it (`_Targets.meets`): nine in ten would meet none.
+  run divides) and x follows from each value to meet. A long side once built is not kept:
+  it is paired at once with the short sides of the other kind of its value (`meet`), and
+  its moves handed out (to a search's `emit` in the walk, or kept for `scored()` until the
+  walk ends). Nine in ten long sides meet none; only the short sides take the heap.
 Every pair then has at least one short side and is found once. A left side's length, and
 so its tile count, is fixed by its start square; a right side is built once from `e` with
 every end it may have.
@@ -418,12 +419,6 @@ _KEY_D = const(4096)
 _KEY_N = const(131072)
 
 
-def _side(value, parts, nk, held, pos):
-    """A side's tuple from its value and parts (see _Calq.lay)."""
-    used, tsum, mult, cross_sum, placed = parts
-    return (value, used, nk, tsum, mult, cross_sum, held, tuple(placed), pos)
-
-
 class _Targets:
     """The values of one kind's short sides, which a long side of the other kind is built
     towards, looked up by the tiles the long side leaves."""
@@ -432,9 +427,9 @@ class _Targets:
 
     def __init__(self, gen, entries, most):
         self.gen = gen
-        # by_tiles[k]: {a value's key: [scaled floor, value, the usages of its sides]} of the
-        # sides of k tiles (a usage's tile count is k); groups: usage -> {a value's key: that
-        # item} of the sides using it
+        # by_tiles[k]: {a value's key: (scaled floor, value)} of the sides of k tiles (a
+        # usage's tile count is k); groups: usage -> {a value's key: that item} of the sides
+        # using it
         groups = {}  # type: dict
         by_tiles = []  # type: list
         for entry in entries:
@@ -452,8 +447,7 @@ class _Targets:
                 by_tiles.append({})
             item = by_tiles[k].get(key)
             if item is None:
-                item = by_tiles[k][key] = [_down(n, d), value]
-            item.append(u)
+                item = by_tiles[k][key] = (_down(n, d), value)
             group[key] = item
         self.groups = groups
         self.by_tiles = by_tiles
@@ -538,22 +532,6 @@ class _Targets:
         cache[key] = out
         cache[key2] = out
         return out
-
-    def meets(self, value, used, most):
-        """Whether one of these sides has `value`, at most `most` tiles, and tiles the rack
-        can pay for beside those of `used` (a long side, once built: one that meets none
-        of them makes no move)."""
-        n, d = value
-        key = n * _KEY_D + d if 0 < d < _KEY_D and -_KEY_N < n < _KEY_N else value
-        fits = self.gen.fits
-        by_tiles = self.by_tiles
-        for k in range(min(most, self.top) + 1):
-            item = by_tiles[k].get(key)
-            if item is not None:
-                for j in range(2, len(item)):
-                    if fits(item[j], used):
-                        return True
-        return False
 
     def of_count(self, k):
         """The lookup of every side of at most k tiles."""
@@ -646,8 +624,9 @@ class _Walk:
         self.cut = 0  # from this many tiles on, build towards `targets`
         self.targets = None  # type: _Targets | None
         self.spare = 0  # B: a side of k tiles meets other sides of at most B - k
-        self.short = []  # type: list  # the sides found (a right side: of up to `cut` tiles)
-        self.long = []  # type: list  # a right side's of more than `cut` tiles
+        self.short = []  # type: list  # the short sides found (kept: see _Calq.walk)
+        self.other = None  # type: tuple | None  # the other kind's short sides (an _index)
+        self.eq = None  # type: tuple | None  # the `=` (see around()), to pair with them
         self.gaps = None  # type: list | None  # (right sides) must reach a tile on the board
         self.need_old = False
         # Best first: (tile sum, factor, cross scores and bonus) that the `=` and any side
@@ -831,6 +810,10 @@ class _Calq(Generation):
         self.steps = 0  # calls of walk()'s side builder, the search's unit of work
         self.next_check = STEP_CHECK
         self.steps_done = _nothing  # engine/search.py's budget check
+        # The moves of long sides, paired as they are built (meet()): handed to `emit` if
+        # set (a search's, called in the walk), else kept in `found` for scored() to yield.
+        self.emit = None
+        self.found = []  # type: list
 
     # -- cross checks --------------------------------------------------------------------------
 
@@ -1098,13 +1081,17 @@ class _Calq(Generation):
         if not lefts and not long_starts:
             return  # no left side
         # The right sides: short ones kept, long ones built towards the short left sides
-        # (without any, only the short ones, which the long left sides meet).
+        # and paired with them as they come (without any, only the short ones, which the
+        # long left sides meet).
+        left_index = _index(lefts) if lefts else None
         walk = _Walk(ln, e + 1, n, False, r_budget if lefts else min(r_budget, h_right))
         walk.cut = h_right + 1
         walk.spare = budget
         if lefts:
             walk.targets = _Targets(self, lefts, budget)
             walk.bound = self.bound(ln, eq, walk.targets)
+            walk.other = left_index
+            walk.eq = eq
         walk.need_old = must_old
         if must_old:
             # gaps[k]: empty squares from k to the next tile on the board (n + 1: none)
@@ -1113,10 +1100,11 @@ class _Calq(Generation):
                 gaps[k] = 0 if codes[k] else gaps[k + 1] + 1
             walk.gaps = gaps
         self.walk(walk)
+        found = self.found
+        if found:
+            yield from found
+            found.clear()
         rights = walk.short
-        left_index = _index(lefts) if lefts else None
-        if left_index is not None and walk.long:
-            yield from self.join(eq, left_index, _index(walk.long))
         if not rights:
             return
         right_index = _index(rights)
@@ -1131,8 +1119,39 @@ class _Calq(Generation):
             walk.targets = targets
             walk.bound = bound
             walk.spare = budget
+            walk.other = right_index
+            walk.eq = eq
             self.walk(walk)
-            yield from self.join(eq, _index(walk.short), right_index)
+            if found:
+                yield from found
+                found.clear()
+
+    def meet(self, wk, value, used, nk, tsum, mult, cross_sum, held, placed, pos):
+        """Pair a long side of `wk`, once built, with the short sides of the other kind
+        (wk.other) of its value whose tiles the rack can pay for beside its own, and hand
+        out the moves: to `emit` (a search's), or into `found` for around() to yield. A long
+        side is not kept: nine in ten meet no short side."""
+        n, d = value
+        key = n * _KEY_D + d if 0 < d < _KEY_D and -_KEY_N < n < _KEY_N else value
+        others = wk.other[0].get(key)
+        if others is None:
+            return
+        fits = self.fits
+        side = None
+        for other in others:
+            if not fits(used, other[1]):
+                continue
+            if side is None:
+                side = (value, used, nk, tsum, mult, cross_sum, held, tuple(placed), pos)
+            if wk.fixed:
+                got = self.pair(wk.eq, side, other)
+            else:
+                got = self.pair(wk.eq, other, side)
+            if got is not None:
+                if self.emit is None:
+                    self.found.append(got)
+                else:
+                    self.emit(got[0], got[1])
 
     def bound(self, ln, eq, targets):
         """Best first (a floor): what the `=` of `eq` and a side of `targets` add at most
@@ -1309,9 +1328,10 @@ class _Calq(Generation):
         return go(k, tiles, _down(tn, td), _up(tn, td), sg, _down(an, ad), _up(an, ad), dv, nums)
 
     def walk(self, wk):
-        """Build the sides of `wk` into wk.short and wk.long, each as (value, used, tiles,
-        tile sum, equation factor, cross scores, holds a tile on the board, placements,
-        start (a left side) or last square (a right side)).
+        """Build the sides of `wk`: its short sides into wk.short, each as (value, used,
+        tiles, tile sum, equation factor, cross scores, holds a tile on the board,
+        placements, start (a left side) or last square (a right side)); its long sides
+        (built towards wk.targets) are paired as they come (meet()) and not kept.
 
         A long side (of `cut` tiles or more) is not built digit by digit in its longest
         run of digits (the last of the longest, if several): the walk builds it up to that
@@ -1340,7 +1360,6 @@ class _Calq(Generation):
         gaps = wk.gaps
         need_old = wk.need_old
         short = wk.short
-        long = wk.long
         white_keys = self.white_keys
         cache = targets.cache if targets is not None else {}
         placed = []  # type: list[tuple[int, int]]
@@ -1370,20 +1389,13 @@ class _Calq(Generation):
                     keep = not run[1] if k - run[0] >= run[3] else not run[4]
                 if keep and k > s0 and (fixed or old or not need_old):
                     value = _end(*st)
-                    if (
-                        value is not None
-                        and targets is not None
-                        and nk >= cut
-                        and not targets.meets(value, used, spare - nk)
-                    ):
-                        value = None  # a long side that meets no short side
                     if value is not None:
                         pos = s0 if fixed else k - 1
-                        side = (value, used, nk, tsum, mult, cross_sum, old, tuple(placed), pos)
-                        if fixed or nk < cut:
+                        if targets is None or (nk < cut and not fixed):
+                            side = (value, used, nk, tsum, mult, cross_sum, old, tuple(placed), pos)
                             short.append(side)
                         else:
-                            long.append(side)
+                            self.meet(wk, value, used, nk, tsum, mult, cross_sum, old, placed, pos)
                 if k == stop:
                     return
             left = most - nk
@@ -1560,7 +1572,6 @@ class _Calq(Generation):
             todo.append((p, m, held, values, low, top))
         if tried > 4 * walking:
             return False
-        sides = wk.short if fixed else wk.long
         for p, m, held, values, low, top in todo:
             for value in values:
                 n = _solve(st, value, ph == 2)
@@ -1568,10 +1579,10 @@ class _Calq(Generation):
                     continue
                 parts = [used, tsum, mult, cross_sum, list(placed)]
                 taken = []  # type: list[str]
-                if self.lay(ln, k, p, n, parts, taken) and targets.meets(
-                    value, parts[0], spare - nk - m
-                ):
-                    sides.append(_side(value, parts, nk + m, held, wk.s0 if fixed else p - 1))
+                if self.lay(ln, k, p, n, parts, taken):
+                    u, t, f, c, at = parts
+                    pos = wk.s0 if fixed else p - 1
+                    self.meet(wk, value, u, nk + m, t, f, c, held, at, pos)
                 for key in taken:
                     counts[key] += 1
         return True
@@ -1763,7 +1774,6 @@ class _Calq(Generation):
             look = wk.targets.lookup(head[0], wk.spare - nk)
         if not look[0]:
             return
-        sides = wk.short if wk.fixed else wk.long
         pos = wk.s0 if wk.fixed else last
         # The value is a x + b (a / x + b if run 1 divides: `over`), all over dd.
         dd = v1[1] * v2[1]
@@ -1780,7 +1790,7 @@ class _Calq(Generation):
             for value in _between(look, f, f):
                 if value == v1:
                     for x in self.numbers(wk.ln, k, q, nonzero):
-                        self.side1(wk, sides, k, q, x, value, nk, head, more, held, placed, pos)
+                        self.side1(wk, k, q, x, value, nk, head, more, held, placed, pos)
             return
         top = 10 ** (q - k)
         low = top // 10 if q - k > 1 else 0
@@ -1803,16 +1813,15 @@ class _Calq(Generation):
                 x = _whole(g, a * td)
             if x is None or x >= top or x < low or (x == 0 and nonzero):
                 continue
-            self.side1(wk, sides, k, q, x, value, nk, head, more, held, placed, pos)
+            self.side1(wk, k, q, x, value, nk, head, more, held, placed, pos)
 
-    def side1(self, wk, sides, k, q, n1, value, nk, s, more, held, placed, pos):
-        """Add the side with run 1 = n1 on squares k to q - 1 if it can be laid."""
+    def side1(self, wk, k, q, n1, value, nk, s, more, held, placed, pos):
+        """Pair the side with run 1 = n1 on squares k to q - 1 if it can be laid."""
         parts = [s[0], s[1], s[2], s[3], placed + more]
         taken = []  # type: list[str]
-        if self.lay(wk.ln, k, q, n1, parts, taken) and wk.targets.meets(
-            value, parts[0], wk.spare - nk
-        ):
-            sides.append(_side(value, parts, nk, held, pos))
+        if self.lay(wk.ln, k, q, n1, parts, taken):
+            u, t, f, c, at = parts
+            self.meet(wk, value, u, nk, t, f, c, held, at, pos)
         counts = self.counts
         for key in taken:
             counts[key] += 1

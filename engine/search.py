@@ -222,6 +222,7 @@ class Search:
         gen = self.gen = movegen_calqable.generation(self.game, self.rack, floor)
         between = self.between
         gen.steps_done = self._steps_done
+        gen.emit = self._offer  # the moves of long sides, as they are built
         limit = gen.limit
         self.counted = gen.from_rack  # a move's tiles that count against the pass's size
         gen.give_up = True
