@@ -39,6 +39,12 @@ one tile are found apart, square by square. Scores add up as engine/calqable.py 
 tile values with tile premiums under new tiles, times the equation premiums under new
 tiles, for the main equation and each cross one; +50 for a whole rack.
 
+For the chip (engine/search.py): a square of `=` whose short sides are more than
+`most_sides` is passed over (`skipped`), and with `give_up` one whose sides run the heap out
+is given up (`given_up`); the generation goes on with the next square, the rack's counts
+put back (`refill`). The lookups a square's long walks make are kept in small dicts, not
+one large one: the Pico's heap mid-search has room for many small blocks, not a large one.
+
 Tiles used are counted in a mixed-radix integer over the rack's faces (one digit a face, of
 radix count + 1), so a side's usage is one small int. Everything is exact: integers and
 fractions, and integer bounds rounded outwards.
@@ -419,6 +425,15 @@ _KEY_D = const(4096)
 _KEY_N = const(131072)
 
 
+# A search's lookups of one square of `=` run to thousands: one dict of them all grew in
+# blocks of 2 to 3 KB, which the Pico's heap, in pieces among the square's small objects,
+# did not have (emulated, 2026-11-27: 88 KB free, the largest free block 1.4 KB). Split by
+# the low bits of the usage, each dict stays small.
+_SHARDS = const(32)
+_SHARD = const(31)
+_UNUSED = {}  # type: dict  # a shard not made yet: only read, never written
+
+
 class _Targets:
     """The values of one kind's short sides, which a long side of the other kind is built
     towards, looked up by the tiles the long side leaves."""
@@ -455,10 +470,12 @@ class _Targets:
         # by_count[k]: the lookup of every side of at most k tiles, made when first needed
         self.by_count = [None] * (most + 1)  # type: list
         self.top = len(by_tiles) - 1  # the most tiles of a side
-        self.cache = {}  # type: dict
-        # the usages found (a list) and their lookup, by a hash of the usages (a tuple of
-        # them would hash as their sum, and many would collide)
-        self.merged = {}  # type: dict[int, list]
+        # The lookups made, by used * 64 + most, in _SHARDS dicts by used & _SHARD (see
+        # there); the usages found (a list) and their lookup, by a hash of the usages (a
+        # tuple of them would hash as their sum, and many would collide), so too.
+        # (_UNUSED until the first lookup of a shard: most squares make few)
+        self.cache = [_UNUSED] * _SHARDS  # type: list[dict]
+        self.merged = [_UNUSED] * _SHARDS  # type: list[dict[int, list]]
 
     def lookup(self, used, most):
         """(sorted scaled floors, list of the distinct values) of the sides of at most
@@ -467,7 +484,9 @@ class _Targets:
         if most < 0:
             return _NONE
         key = used * 64 + most
-        cache = self.cache
+        cache = self.cache[used & _SHARD]
+        if cache is _UNUSED:
+            cache = self.cache[used & _SHARD] = {}
         if key in cache:
             return cache[key]
         gen = self.gen
@@ -516,9 +535,12 @@ class _Targets:
                 if u in groups:
                     hits.append(u)
                     h = ((h << 5) ^ u) & 0xFFFFFF
-            same = self.merged.get(h)
+            merged = self.merged[h & _SHARD]
+            if merged is _UNUSED:
+                merged = self.merged[h & _SHARD] = {}
+            same = merged.get(h)
             if same is None:
-                same = self.merged[h] = []
+                same = merged[h] = []
             for was, its in same:
                 if was == hits:
                     out = its
@@ -588,6 +610,11 @@ def _candidates(look, st, lo1, hi1):
 
 
 _NONE = ([], [])  # type: tuple
+_NO_LIMIT = const(1 << 29)
+
+
+class _TooMany(Exception):
+    """A square of `=` has more short sides than the generation's `most_sides`."""
 
 
 def _index(entries):
@@ -627,6 +654,7 @@ class _Walk:
         self.short = []  # type: list  # the short sides found (kept: see _Calq.walk)
         self.other = None  # type: tuple | None  # the other kind's short sides (an _index)
         self.eq = None  # type: tuple | None  # the `=` (see around()), to pair with them
+        self.room = _NO_LIMIT  # the most short sides it may keep (see _Calq.most_sides)
         self.gaps = None  # type: list | None  # (right sides) must reach a tile on the board
         self.need_old = False
         # Best first: (tile sum, factor, cross scores and bonus) that the `=` and any side
@@ -764,6 +792,7 @@ class _Calq(Generation):
         self.values = rules.values_by_code
         self.rack_size = rules.rack_size()
         counts = self.counts
+        self.rack_counts = dict(counts)  # as the rack holds them (see refill())
         self.equals = counts.get(faces.EQUALS, 0)
         self.equals_from_rack = rules.from_rack(faces.EQUALS)
         # Side faces (everything but `=`), with their mixed-radix place values.
@@ -804,9 +833,12 @@ class _Calq(Generation):
         self.lone = True  # False: no moves of one tile (a search's later passes)
         # With `give_up` (a search sets it), a square of `=` whose sides do not fit in the
         # heap is given up and counted in `given_up` (see line_moves); otherwise the
-        # MemoryError ends the generation.
+        # MemoryError ends the generation. A square whose short sides (of both kinds) are
+        # more than `most_sides` is passed over and counted in `skipped`.
         self.give_up = False
         self.given_up = 0
+        self.most_sides = _NO_LIMIT
+        self.skipped = 0
         self.steps = 0  # calls of walk()'s side builder, the search's unit of work
         self.next_check = STEP_CHECK
         self.steps_done = _nothing  # engine/search.py's budget check
@@ -1003,6 +1035,9 @@ class _Calq(Generation):
                 ln = _Line(self, line, cross_step)
             try:
                 yield from self.around(ln, spot[0], spot[1], spot[2], start_pos)
+            except _TooMany:
+                self.skipped += 1
+                self.refill()
             except MemoryError:
                 # The sides of this square of `=` did not fit in the heap (a whole rack's
                 # short sides on the Pico): they are garbage now, and the next square may
@@ -1010,6 +1045,18 @@ class _Calq(Generation):
                 if not self.give_up:
                     raise
                 self.given_up += 1
+                self.refill()
+
+    def refill(self):
+        """Put back on the rack's counts the tiles a square left in the middle of building
+        a side still held (the walks take them off as they go), and drop the moves it kept
+        for scored(): a square passed over yields none (a search's `emit` has had those it
+        found already, each a legal move)."""
+        self.found.clear()
+        counts = self.counts
+        rack = self.rack_counts
+        for key in rack:
+            counts[key] = rack[key]
 
     def around(self, ln, e, e_tile, e_rack, start_pos):
         """The moves whose `=` stands on line position e."""
@@ -1074,6 +1121,7 @@ class _Calq(Generation):
                 continue
             if kl <= h_left:
                 walk = _Walk(ln, a, e, True, kl)
+                walk.room = self.most_sides - len(lefts)
                 self.walk(walk)
                 lefts.extend(walk.short)
             else:
@@ -1087,6 +1135,7 @@ class _Calq(Generation):
         walk = _Walk(ln, e + 1, n, False, r_budget if lefts else min(r_budget, h_right))
         walk.cut = h_right + 1
         walk.spare = budget
+        walk.room = self.most_sides - len(lefts)
         if lefts:
             walk.targets = _Targets(self, lefts, budget)
             walk.bound = self.bound(ln, eq, walk.targets)
@@ -1360,8 +1409,9 @@ class _Calq(Generation):
         gaps = wk.gaps
         need_old = wk.need_old
         short = wk.short
+        room = wk.room
         white_keys = self.white_keys
-        cache = targets.cache if targets is not None else {}
+        caches = targets.cache if targets is not None else None
         placed = []  # type: list[tuple[int, int]]
         bound = wk.bound
         if bound is not None:
@@ -1392,8 +1442,20 @@ class _Calq(Generation):
                     if value is not None:
                         pos = s0 if fixed else k - 1
                         if targets is None or (nk < cut and not fixed):
-                            side = (value, used, nk, tsum, mult, cross_sum, old, tuple(placed), pos)
+                            side = (
+                                value,
+                                used,
+                                nk,
+                                tsum,
+                                mult,
+                                cross_sum,
+                                old,
+                                tuple(placed),
+                                pos,
+                            )
                             short.append(side)
+                            if len(short) > room:
+                                raise _TooMany()
                         else:
                             self.meet(wk, value, used, nk, tsum, mult, cross_sum, old, placed, pos)
                 if k == stop:
@@ -1419,7 +1481,9 @@ class _Calq(Generation):
                 if targets is not None and nk + 1 >= cut:
                     # Every side on from here has more than `cut` tiles: it must meet a
                     # short side of the other kind.
-                    look = cache.get(used * 64 + spare - (most if fixed else nk + 1))
+                    look = caches[used & _SHARD].get(
+                        used * 64 + spare - (most if fixed else nk + 1)
+                    )
                     if look is None:
                         look = targets.lookup(used, spare - (most if fixed else nk + 1))
                     vals = look[0]
@@ -1434,7 +1498,7 @@ class _Calq(Generation):
                 if nk >= cut and end - k >= 3:
                     # a run starts: can the side still end with a value to meet?
                     more = spare - (most if fixed else nk + (1 if free[k] else 0))
-                    look = cache.get(used * 64 + more)
+                    look = caches[used & _SHARD].get(used * 64 + more)
                     if look is None:
                         look = targets.lookup(used, more)
                     if not self.reachable(ln, k, end, fixed, left, st, look[0]):
@@ -1556,7 +1620,7 @@ class _Calq(Generation):
             return True
         spare = wk.spare
         targets = wk.targets
-        cache = targets.cache
+        cache = targets.cache[used & _SHARD]
         tried = 0
         todo = []
         for p, m, held in ends:
@@ -1769,7 +1833,7 @@ class _Calq(Generation):
         if v1 is None or v2 is None:
             return
         k, q, nonzero, over = run1
-        look = wk.targets.cache.get(head[0] * 64 + wk.spare - nk)
+        look = wk.targets.cache[head[0] & _SHARD].get(head[0] * 64 + wk.spare - nk)
         if look is None:
             look = wk.targets.lookup(head[0], wk.spare - nk)
         if not look[0]:

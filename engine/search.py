@@ -36,7 +36,7 @@ takes the squares of `=` in the order of their score bound (engine/calqable_boun
 stops where the bound meets the floor. The search runs it in passes of growing size
 (CALQ_SIZES rack tiles at most, then the whole rack), so that a legal move comes before the
 whole rack's search. The first pass goes in the board's order: its first legal move comes
-at a median of 19.0 M fuel and at most 67.5 M, within 80 M on all 82 mid-game positions of
+at a median of 19.0 M fuel and at most 69.6 M, within 80 M on all 82 mid-game positions of
 the set (tools/hintbench.py; 36 M and 3 late while the cross checks judged the whole
 equation rather than the side of `=` the new tile is on, and a line's set-up and each
 square of `=` cost more). Ranking the lines by their bounds costs more than that pass
@@ -45,12 +45,20 @@ lines with the most tiles first left 4 late (median 19.3 M). Each line's bounds 
 worked out once a pass. Each pass starts with the floor of the passes before it, and in a
 square of `=` the walk of a long side stops where it cannot beat the floor (movegen_calqable
 `_Calq.bound`): 37.1 % of the best score at 400 M against 34.4 % without, on 24 positions.
-A square of `=` whose sides run the heap out (a whole rack's, on the Pico) is given up and
-the search goes on (`short_of_memory`).
+The moves of long sides come to the chooser as they are built (`gen.emit`), so the floor
+rises inside a square's walks: 42.2 % at 400 M against 37.1 % when they came once a walk
+was done, the best within 400 M on 7 of 82 against 4.
+A square of `=` with more than CALQ_SIDES short sides is passed over (`skipped`): their
+lists and dicts want blocks of 2 to 4 KB, which the Pico's heap, in pieces mid-search,
+often lacks (on the emulated Pico the heap ran out on 3 of 12 positions without the cap,
+on none with it; the 82 positions' figures on WASI are the same with it as without). A
+square whose sides still run the heap out is given up (`short_of_memory`). Either way the
+search goes on with the next square, the rack whole again.
 On the chip Cal-Q-Able stays far from the hint's other goals (tools/hintbench.py,
-2026-11-27, last run): 14.3 % of the best score at 80 M fuel (37.1 % at 400 M), the best
-within 400 M on 4 of 82. On the emulated Pico (12 positions) 20.0 % at 1 s, 47.7 % at 5 s,
-where the heap ran out on 6 of them.
+2026-11-27, last run): 14.7 % of the best score at 80 M fuel (42.2 % at 400 M), the best
+within 400 M on 7 of 82. On the emulated Pico (12 positions) 20.5 % at 1 s, 61.4 % at 5 s,
+the best within 5 s on 5, and the heap never ran out (the same day's first runs: 20.0 %,
+47.7 %, 2, and the heap out on 6).
 The whole rack's search of one square of `=` most often costs 20-60 ms on CPython, and
 `movegen.best` took 39-80 M WASI fuel a CPython millisecond: one to three G fuel on the
 chip, against the 400 M budget. Pass sizes (2, 3), (3), (2, 3, 4), (2, 3, 5), (2, 4, 5),
@@ -66,6 +74,7 @@ from engine.profile import RUN
 QUICK = (2, 4)  # the most new chips a window may take in the first phase
 JOKER_FIRST = "9+"  # the faces a joker may stand for before the last phase
 CALQ_SIZES = (2, 4)  # Cal-Q-Able: the rack tiles of each pass before the whole rack
+CALQ_SIDES = 200  # Cal-Q-Able: the most short sides a square of `=` may keep (above)
 
 
 class _Stop(Exception):
@@ -126,6 +135,7 @@ class Search:
         # the heap ran out: the search stopped there, or (Cal-Q-Able) it gave up a square
         # of `=` whose sides did not fit and went on with the next
         self.short_of_memory = False
+        self.skipped = 0  # Cal-Q-Able: squares of `=` passed over, their sides too many
         self.found = 0  # moves offered to the chooser
         self.spent = 0  # search steps taken
         self.earlier = None  # the passes run on the line before the current one
@@ -137,10 +147,10 @@ class Search:
         """Search until done or out of budget; the chooser's choice, (move, score).
 
         Out of memory is out of budget too: the chooser's choice so far stands
-        (`short_of_memory` says so). A Cal-Q-Able search of a whole rack keeps every side
-        of an equation it has built for one square of `=`: on the Pico, with code in RAM,
-        that needs more than the largest free block for most squares. Those squares are
-        given up and the search goes on with the next (the search is then not complete)."""
+        (`short_of_memory` says so). A Cal-Q-Able search keeps the short sides of one square
+        of `=` at a time: a square with more than CALQ_SIDES of them is passed over
+        (`skipped`), one whose sides do not fit in the heap given up, and the search goes on
+        with the next (it is then not complete)."""
         chooser = self.chooser
         floor = self.floor = [chooser.floor()]
         gen = movegen.generation(self.game, self.rack, floor)
@@ -149,7 +159,7 @@ class Search:
                 self._stream(floor)
             else:
                 self._drive(gen)
-            self.complete = not self.short_of_memory
+            self.complete = not self.short_of_memory and not self.skipped
         except _Stop:
             pass
         except MemoryError:
@@ -226,6 +236,7 @@ class Search:
         limit = gen.limit
         self.counted = gen.from_rack  # a move's tiles that count against the pass's size
         gen.give_up = True
+        gen.most_sides = CALQ_SIDES
         done = []  # type: list
         try:
             sizes = [size for size in CALQ_SIZES if size < limit] + [limit]
@@ -248,6 +259,7 @@ class Search:
             gen.lone = True
             if gen.given_up:
                 self.short_of_memory = True
+            self.skipped = gen.skipped
             self.spent = gen.steps
             self.earlier = None
 

@@ -153,6 +153,12 @@ def report(name, unit, entries, traces, first, whole):
             sum(1 for t in traces if t["complete"]),
         )
     )
+    skipped = [t["skipped"] for t in traces if t.get("skipped")]
+    if skipped:
+        print(
+            "  squares of `=` passed over, their short sides more than engine/search.py's"
+            " CALQ_SIDES: %d on %d positions" % (sum(skipped), len(skipped))
+        )
     short = sum(1 for t in traces if t.get("memory"))
     if short:
         print(

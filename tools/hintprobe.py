@@ -67,6 +67,7 @@ def trace(board, rack, seed, cap, heap=False, name="calculissimo"):
     spent = t0 - fuelprobe.fuel()
     out = {"found": chooser.found, "complete": s.complete, "spent": spent, "steps": s.spent}
     out["memory"] = s.short_of_memory
+    out["skipped"] = s.skipped
     if heap:
         out["heap"] = base - low[0]
     print(RESULT + json.dumps(out))

@@ -1,0 +1,80 @@
+"""A square of `=` the chip's search passes over leaves the rest of the generation whole.
+
+On the chip engine/search.py caps the short sides one square of `=` may keep
+(search.CALQ_SIDES), and a square whose sides run the heap out is given up: either way the
+generator (engine/movegen_calqable.py) leaves that square in the middle of building its
+sides, tiles taken off its count of the rack. Every other square must still find every one
+of its moves: here the moves found with a small cap, grouped by the square of their `=`, are
+all the moves of each square they come from (checked against the generation without a cap).
+"""
+
+from engine import movegen_calqable
+from engine.faces import EQUALS
+from tests.engine.checks import eq
+from tests.engine.test_movegen import position
+
+# (seed, turns, rack tiles) of the positions; small racks, so that the test also runs on the
+# WASI MicroPython (tests/test_micropython.py) within its fuel
+CASES = ((7, 3, 5), (4, 4, 6), (2, 4, 6), (3, 3, 6))
+CAP = 15  # short sides: some squares of these positions have more, others fewer
+
+
+def _square(game, move):
+    """The square of the `=` of a move of two or more tiles (in its main equation)."""
+    w = game.board.width
+    cells = list(game.board.cells)
+    for sq, code in move.placements:
+        cells[sq] = code
+    squares = sorted(sq for sq, _ in move.placements)
+    step = 1 if squares[0] // w == squares[-1] // w else w
+    s = squares[0]
+    while s - step >= 0 and cells[s - step] and (step == w or (s - step) // w == s // w):
+        s -= step
+    while chr(cells[s] & 0x7F) != EQUALS:
+        s += step
+    return (step, s)
+
+
+def _by_square(game, stream):
+    out = {}  # type: dict
+    for move, score in stream:
+        if len(move.placements) >= 2:
+            out.setdefault(_square(game, move), set()).add((str(move), score))
+    return out
+
+
+def _capped(game, cap):
+    """(the moves by square with at most `cap` short sides a square, squares passed over,
+    squares whose moves came after the first one passed over)."""
+    gen = movegen_calqable.generation(game)
+    gen.most_sides = cap
+    out = {}  # type: dict
+    after = 0
+    for move, score in gen.scored():
+        if len(move.placements) >= 2:
+            sq = _square(game, move)
+            if sq not in out:
+                out[sq] = set()
+                if gen.skipped:
+                    after += 1
+            out[sq].add((str(move), score))
+    return out, gen.skipped, after
+
+
+def test_the_squares_searched_after_one_passed_over_find_all_their_moves():
+    skipped = 0
+    after = 0  # squares with moves found after the first one passed over
+    for seed, turns, tiles in CASES:
+        game = position("calqable", seed, turns, tiles)
+        whole = _by_square(game, movegen_calqable.scored(game))
+        capped, n_skipped, n_after = _capped(game, CAP)
+        skipped += n_skipped
+        after += n_after
+        for sq, moves in capped.items():
+            eq(len(moves), len(whole[sq]), "seed %d, square %r" % (seed, sq))
+            eq(moves, whole[sq], "seed %d, square %r" % (seed, sq))
+        # with the cap, squares are missing, none is new
+        eq(set(capped) - set(whole), set(), "seed %d" % seed)
+    # the check above can fail only if squares were passed over and others searched after
+    assert skipped >= 3, skipped
+    assert after >= 3, after
