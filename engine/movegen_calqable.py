@@ -655,6 +655,8 @@ class _Walk:
         self.other = None  # type: tuple | None  # the other kind's short sides (an _index)
         self.eq = None  # type: tuple | None  # the `=` (see around()), to pair with them
         self.room = _NO_LIMIT  # the most short sides it may keep (see _Calq.most_sides)
+        # Best first: as `bound`, for a right walk's short sides (short_bounds())
+        self.bound_short = None  # type: tuple | None
         self.gaps = None  # type: list | None  # (right sides) must reach a tile on the board
         self.need_old = False
         # Best first: (tile sum, factor, cross scores and bonus) that the `=` and any side
@@ -1103,6 +1105,7 @@ class _Calq(Generation):
         else:
             e_sum, e_mult, e_cross, e_new = e_tile[1], e_tile[2], e_tile[3], 1
         eq = (e_tile, e_old, e_rack, e_sum, e_mult, e_cross, e_new, start_pos)
+        short_bounds = self.short_bounds(ln, e, eq, l_budget, r_budget)
         # The left sides, short ones first; the long ones wait for the right sides.
         lefts = []
         long_starts = []
@@ -1122,6 +1125,8 @@ class _Calq(Generation):
             if kl <= h_left:
                 walk = _Walk(ln, a, e, True, kl)
                 walk.room = self.most_sides - len(lefts)
+                if short_bounds is not None:
+                    walk.bound = short_bounds[0]
                 self.walk(walk)
                 lefts.extend(walk.short)
             else:
@@ -1136,6 +1141,8 @@ class _Calq(Generation):
         walk.cut = h_right + 1
         walk.spare = budget
         walk.room = self.most_sides - len(lefts)
+        if short_bounds is not None:
+            walk.bound_short = short_bounds[1]
         if lefts:
             walk.targets = _Targets(self, lefts, budget)
             walk.bound = self.bound(ln, eq, walk.targets)
@@ -1201,6 +1208,40 @@ class _Calq(Generation):
                     self.found.append(got)
                 else:
                     self.emit(got[0], got[1])
+
+    def short_bounds(self, ln, e, eq, l_budget, r_budget):
+        """Best first (a floor): what the `=` of `eq` and any side of the other kind add at
+        most to a short side's tile sum, equation factor, and cross scores with the bonus,
+        as bound() gives them for a long side, but from the squares the other kind may take
+        at their best (every side of the other kind is not built yet): (for left sides, for
+        right sides), or None without a floor."""
+        if self.floor is None or self.floor[0] < 0:
+            return None
+        ln.tables()
+        gain = ln.gain
+        factor = ln.factor
+        most_cross = ln.most_cross
+        empties = ln.empties
+        e_sum, e_mult, e_cross = eq[3], eq[4], eq[5]
+        bonus = _ALL_RACK_BONUS if self.limit >= self.rack_size else 0
+        # the right sides' squares: from e + 1 to where r_budget new tiles end by
+        z = ln.reach(e + 1, r_budget)
+        # the left sides': from the first square l_budget new tiles can start on
+        a = e
+        while a > 0 and empties[e] - empties[a - 1] <= l_budget:
+            a -= 1
+        return (
+            (
+                gain[z] - gain[e + 1] + e_sum,
+                factor[z] // factor[e + 1] * e_mult,
+                most_cross[z] - most_cross[e + 1] + e_cross + bonus,
+            ),
+            (
+                gain[e] - gain[a] + e_sum,
+                factor[e] // factor[a] * e_mult,
+                most_cross[e] - most_cross[a] + e_cross + bonus,
+            ),
+        )
 
     def bound(self, ln, eq, targets):
         """Best first (a floor): what the `=` of `eq` and a side of `targets` add at most
@@ -1414,7 +1455,8 @@ class _Calq(Generation):
         caches = targets.cache if targets is not None else None
         placed = []  # type: list[tuple[int, int]]
         bound = wk.bound
-        if bound is not None:
+        bound_short = wk.bound_short
+        if bound is not None or bound_short is not None:
             floor = self.floor
             gain = ln.gain
             factor = ln.factor
@@ -1466,12 +1508,13 @@ class _Calq(Generation):
             else:
                 end = empties[k] + max(left, 0)
                 end = spots[end] if end < nspots else n
-            if bound is not None and nk >= cut:
-                # Best first: every move with a long side on from here scores at most the
-                # squares up to `end` at their best, with the best of the other sides.
-                top = tsum + gain[end] - gain[k] + bound[0]
-                top *= mult * (factor[end] // factor[k]) * bound[1]
-                if top + cross_sum + most_cross[end] - most_cross[k] + bound[2] <= floor[0]:
+            b = bound if nk >= cut else bound_short
+            if b is not None:
+                # Best first: every move with a side on from here scores at most the squares
+                # up to `end` at their best, with the best of the other sides.
+                top = tsum + gain[end] - gain[k] + b[0]
+                top *= mult * (factor[end] // factor[k]) * b[1]
+                if top + cross_sum + most_cross[end] - most_cross[k] + b[2] <= floor[0]:
                     return
             if free[k]:
                 if left <= 0:
