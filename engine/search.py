@@ -36,7 +36,7 @@ takes the squares of `=` in the order of their score bound (engine/calqable_boun
 stops where the bound meets the floor. The search runs it in passes of growing size
 (CALQ_SIZES rack tiles at most, then the whole rack), so that a legal move comes before the
 whole rack's search. The first pass goes in the board's order: its first legal move comes
-at a median of 19.0 M fuel and at most 69.6 M, within 80 M on all 82 mid-game positions of
+at a median of 19.1 M fuel and at most 70.3 M, within 80 M on all 82 mid-game positions of
 the set (tools/hintbench.py; 36 M and 3 late while the cross checks judged the whole
 equation rather than the side of `=` the new tile is on, and a line's set-up and each
 square of `=` cost more). Ranking the lines by their bounds costs more than that pass
@@ -47,22 +47,29 @@ square of `=` the walk of a long side stops where it cannot beat the floor (move
 `_Calq.bound`): 37.1 % of the best score at 400 M against 34.4 % without, on 24 positions.
 The moves of long sides come to the chooser as they are built (`gen.emit`), so the floor
 rises inside a square's walks: 42.2 % at 400 M against 37.1 % when they came once a walk
-was done, the best within 400 M on 7 of 82 against 4.
+was done, the best within 400 M on 7 of 82 against 4. A short side's walk stops too where
+no move it can make beats the floor, the other kind's squares taken at their best
+(movegen_calqable `_Calq.short_bounds`): 47.2 % and 10 of 82 against 42.2 % and 7.
+The passes, measured so: (2, 4) held 47.2 % at 400 M and found the best on 10 of 82; (2,)
+47.0 % and 13; (3,) 46.3 % and 11, 4 positions late to a legal move; (2, 5), (2, 6) and
+(2, 4, 6) 46.2 %, 44.0 % and 41.3 %. On the emulated Pico's 12 positions (2,) held 65.5 %
+of the best at 5 s against 61.4 % for (2, 4): CALQ_SIZES is (2,).
 A square of `=` with more than CALQ_SIDES short sides is passed over (`skipped`): their
 lists and dicts want blocks of 2 to 4 KB, which the Pico's heap, in pieces mid-search,
 often lacks (on the emulated Pico the heap ran out on 3 of 12 positions without the cap,
-on none with it; the 82 positions' figures on WASI are the same with it as without). A
-square whose sides still run the heap out is given up (`short_of_memory`). Either way the
-search goes on with the next square, the rack whole again.
+on none with it; on WASI, passes (2, 4), 47.2 % at 400 M with it, 46.5 % without, 46.9 %
+with 100). A square whose sides still run the heap out is given up (`short_of_memory`).
+Either way the search goes on with the next square, the rack whole again.
 On the chip Cal-Q-Able stays far from the hint's other goals (tools/hintbench.py,
-2026-11-27, last run): 14.7 % of the best score at 80 M fuel (42.2 % at 400 M), the best
-within 400 M on 7 of 82. On the emulated Pico (12 positions) 20.5 % at 1 s, 61.4 % at 5 s,
-the best within 5 s on 5, and the heap never ran out (the same day's first runs: 20.0 %,
-47.7 %, 2, and the heap out on 6).
+2026-11-27, last run): 16.3 % of the best score at 80 M fuel (47.0 % at 400 M), the best
+within 400 M on 13 of 82. On the emulated Pico (12 positions) 21.5 % at 1 s, 65.5 % at
+5 s, the best within 5 s on 5, and the heap never ran out (the same day's first runs:
+20.0 %, 47.7 %, 2, and the heap out on 6).
 The whole rack's search of one square of `=` most often costs 20-60 ms on CPython, and
 `movegen.best` took 39-80 M WASI fuel a CPython millisecond: one to three G fuel on the
-chip, against the 400 M budget. Pass sizes (2, 3), (3), (2, 3, 4), (2, 3, 5), (2, 4, 5),
-(2, 5) and (2, 4, 6) held 13-14 % at 80 M and 22-35 % at 400 M. The budget (steps: calls
+chip, against the 400 M budget. With the generator of that morning, pass sizes (2, 3), (3),
+(2, 3, 4), (2, 3, 5), (2, 4, 5), (2, 5) and (2, 4, 6) held 13-14 % at 80 M and 22-35 % at
+400 M. The budget (steps: calls
 of its side builder; or time) is checked every movegen.STEP_CHECK steps inside it and
 after each move.
 """
@@ -73,7 +80,7 @@ from engine.profile import RUN
 
 QUICK = (2, 4)  # the most new chips a window may take in the first phase
 JOKER_FIRST = "9+"  # the faces a joker may stand for before the last phase
-CALQ_SIZES = (2, 4)  # Cal-Q-Able: the rack tiles of each pass before the whole rack
+CALQ_SIZES = (2,)  # Cal-Q-Able: the rack tiles of each pass before the whole rack
 CALQ_SIDES = 200  # Cal-Q-Able: the most short sides a square of `=` may keep (above)
 
 
