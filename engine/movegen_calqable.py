@@ -1107,7 +1107,7 @@ class _Calq(Generation):
         eq = (e_tile, e_old, e_rack, e_sum, e_mult, e_cross, e_new, start_pos)
         short_bounds = self.short_bounds(ln, e, eq, l_budget, r_budget)
         # The left sides, short ones first; the long ones wait for the right sides.
-        lefts = []
+        lefts = []  # type: list
         long_starts = []
         has_old = False
         for a in range(e - 1, -1, -1):
@@ -1452,7 +1452,7 @@ class _Calq(Generation):
         short = wk.short
         room = wk.room
         white_keys = self.white_keys
-        caches = targets.cache if targets is not None else None
+        caches = targets.cache if targets is not None else []  # type: list[dict]
         placed = []  # type: list[tuple[int, int]]
         bound = wk.bound
         bound_short = wk.bound_short

@@ -54,7 +54,8 @@ The passes, measured so: (2, 4) held 47.2 % at 400 M and found the best on 10 of
 47.0 % and 13; (3,) 46.3 % and 11, 4 positions late to a legal move; (2, 5), (2, 6) and
 (2, 4, 6) 46.2 %, 44.0 % and 41.3 %. On the emulated Pico's 12 positions (2,) held 65.5 %
 of the best at 5 s against 61.4 % for (2, 4): CALQ_SIZES is (2,).
-A square of `=` with more than CALQ_SIDES short sides is passed over (`skipped`): their
+With a budget (the board's searches), a square of `=` with more than CALQ_SIDES short
+sides is passed over (`skipped`; a whole search passes over none): their
 lists and dicts want blocks of 2 to 4 KB, which the Pico's heap, in pieces mid-search,
 often lacks (on the emulated Pico the heap ran out on 3 of 12 positions without the cap,
 on none with it; on WASI, passes (2, 4), 47.2 % at 400 M with it, 46.5 % without, 46.9 %
@@ -243,7 +244,8 @@ class Search:
         limit = gen.limit
         self.counted = gen.from_rack  # a move's tiles that count against the pass's size
         gen.give_up = True
-        gen.most_sides = CALQ_SIDES
+        if self.steps is not None or self.expired is not None:
+            gen.most_sides = CALQ_SIDES  # a whole search passes over no square
         done = []  # type: list
         try:
             sizes = [size for size in CALQ_SIZES if size < limit] + [limit]

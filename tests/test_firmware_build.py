@@ -41,11 +41,11 @@ def test_the_board_definition_is_the_picos_with_the_stock_filesystem():
     # in both images, so a board keeps its files whichever firmware it runs.
     assert frozen["filesystem"] == romfs["filesystem"] == (0xA0000, 1408 * KB)
     assert frozen["romfs"][1] == 0 and frozen["firmware"] == (0, 640 * KB)
-    assert romfs["romfs"] == (0x70000, 192 * KB) and romfs["firmware"] == (0, 448 * KB)
+    assert romfs["romfs"] == (0x68000, 224 * KB) and romfs["firmware"] == (0, 416 * KB)
     assert layout.board_defines(BOARD, "ROMFS")["MICROPY_HW_BOARD_NAME"].endswith('ROMFS"')
     assert layout.describe(BOARD, "ROMFS").splitlines() == [
-        "firmware   0x000000-0x070000   448 KB",
-        "romfs      0x070000-0x0A0000   192 KB",
+        "firmware   0x000000-0x068000   416 KB",
+        "romfs      0x068000-0x0A0000   224 KB",
         "filesystem 0x0A0000-0x200000  1408 KB",
     ]
 
@@ -71,10 +71,10 @@ def test_the_stock_image_fits_below_the_romfs_partition(tmp_path):
 
 def test_layout_refuses_an_image_too_big_and_a_bad_board(tmp_path):
     big = tmp_path / "firmware.bin"
-    big.write_bytes(b"\0" * (448 * KB + 1))
-    with pytest.raises(layout.LayoutError, match="1 more than the 458,752 bytes below the ROMFS"):
+    big.write_bytes(b"\0" * (416 * KB + 1))
+    with pytest.raises(layout.LayoutError, match="1 more than the 425,984 bytes below the ROMFS"):
         layout.check_image(big, BOARD, "ROMFS")
-    assert layout.check_image(big, BOARD) == (448 * KB + 1, 192 * KB - 1)
+    assert layout.check_image(big, BOARD) == (416 * KB + 1, 224 * KB - 1)
     board = tmp_path / "board"
     board.mkdir()
     (board / "mpconfigboard.h").write_text(
@@ -178,7 +178,7 @@ def test_make_firmware_builds_the_board_in_the_checkout_and_copies_the_image(tmp
     ]
     assert (out / "firmware" / (name + ".uf2")).read_text() == "uf2\n"
     assert (out / "firmware" / (name + ".bin")).stat().st_size == 400 * KB
-    spare = (640 if not variant else 448) * KB - 400 * KB
+    spare = (640 if not variant else 416) * KB - 400 * KB
     assert "firmware.bin: 409,600 bytes, %s bytes to spare" % f"{spare:,}" in proc.stdout
     assert "built %s/firmware/%s.uf2" % (out, name) in proc.stdout
 

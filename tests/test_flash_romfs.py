@@ -33,7 +33,7 @@ from tests.repl_harness import Board
 from tools.mpyrun import REPO_ROOT
 
 KB = 1024
-ROMFS_BYTES = 192 * KB  # deploy/boards/SMARTBOARD_PICO, variant ROMFS
+ROMFS_BYTES = 224 * KB  # deploy/boards/SMARTBOARD_PICO, variant ROMFS
 RECORD_FILESYSTEM, RECORD_VERBATIM, RECORD_POINTER, RECORD_DIR, RECORD_FILE = (
     0x14A6B1,
     2,
@@ -306,7 +306,7 @@ def test_romfs_flash_deploys_the_image_and_copies_only_the_other_files(built, rp
     assert board_files(root) == data_files(items)  # no code on the filesystem, no marker
     assert "deploy romfs.img (%s bytes) to /rom" % f"{len(image):,}" in err
     assert (
-        "deployed the ROMFS image: %s bytes in the 196,608-byte partition, mounted at /rom"
+        "deployed the ROMFS image: %s bytes in the 229,376-byte partition, mounted at /rom"
         % f"{len(image):,}"
     ) in out
     assert "checked %d files, copied %d" % ((len(data_files(items)),) * 2) in out
@@ -450,4 +450,4 @@ def test_the_probe_reads_a_partition_hash(tmp_path):
     twin.feed(b"\x01")
     reply = twin.feed((flash.PROBE % 4).encode() + b"\x04")
     digest = hashlib.sha256(b"\xd2\xcd\x31\x00").hexdigest()
-    assert reply == b"OK[0, 196608, '%s']\r\n\x04\x04>" % digest.encode()
+    assert reply == b"OK[0, 229376, '%s']\r\n\x04\x04>" % digest.encode()

@@ -154,9 +154,11 @@ def test_running_out_of_memory_ends_the_search_with_the_moves_found():
                 raise MemoryError("memory allocation failed, allocating 4096 bytes")
             search.BestScore.offer(self, move, score)
 
-    game = positions()[1]
-    s = search.Search(game, chooser=Tight())
+    game = positions()[0]  # its search offers more than three moves
+    chooser = Tight()
+    s = search.Search(game, chooser=chooser)
     move, score = s.run()
+    assert chooser.offers >= 3, chooser.offers
     assert s.short_of_memory and not s.complete
     verdict = game.check(move)
     assert verdict.legal, str(move)
