@@ -55,9 +55,8 @@ The passes, measured so: (2, 4) held 47.2 % at 400 M and found the best on 10 of
 (2, 4, 6) 46.2 %, 44.0 % and 41.3 %. On the emulated Pico's 12 positions (2,) held 65.5 %
 of the best at 5 s against 61.4 % for (2, 4): CALQ_SIZES is (2,).
 With a budget (the board's searches), a square of `=` with more than CALQ_SIDES short
-sides is passed over (`skipped`; a whole search passes over none): their
-lists and dicts want blocks of 2 to 4 KB, which the Pico's heap, in pieces mid-search,
-often lacks (on the emulated Pico the heap ran out on 3 of 12 positions without the cap,
+sides is passed over (`skipped`; a whole search passes over none): their lists and dicts
+want blocks of 2 to 4 KB, which the Pico's heap, in pieces mid-search, often lacks (on the emulated Pico the heap ran out on 3 of 12 positions without the cap,
 on none with it; on WASI, passes (2, 4), 47.2 % at 400 M with it, 46.5 % without, 46.9 %
 with 100). A square whose sides still run the heap out is given up (`short_of_memory`).
 Either way the search goes on with the next square, the rack whole again.
@@ -70,9 +69,8 @@ The whole rack's search of one square of `=` most often costs 20-60 ms on CPytho
 `movegen.best` took 39-80 M WASI fuel a CPython millisecond: one to three G fuel on the
 chip, against the 400 M budget. With the generator of that morning, pass sizes (2, 3), (3),
 (2, 3, 4), (2, 3, 5), (2, 4, 5), (2, 5) and (2, 4, 6) held 13-14 % at 80 M and 22-35 % at
-400 M. The budget (steps: calls
-of its side builder; or time) is checked every movegen.STEP_CHECK steps inside it and
-after each move.
+400 M. The budget (steps: calls of its side builder; or time) is checked every
+movegen.STEP_CHECK steps inside it and after each move.
 """
 
 from engine import movegen
@@ -156,9 +154,9 @@ class Search:
 
         Out of memory is out of budget too: the chooser's choice so far stands
         (`short_of_memory` says so). A Cal-Q-Able search keeps the short sides of one square
-        of `=` at a time: a square with more than CALQ_SIDES of them is passed over
-        (`skipped`), one whose sides do not fit in the heap given up, and the search goes on
-        with the next (it is then not complete)."""
+        of `=` at a time: with a budget, a square with more than CALQ_SIDES of them is passed
+        over (`skipped`); one whose sides do not fit in the heap is given up; the search goes
+        on with the next (it is then not complete)."""
         chooser = self.chooser
         floor = self.floor = [chooser.floor()]
         gen = movegen.generation(self.game, self.rack, floor)
