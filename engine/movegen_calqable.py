@@ -40,10 +40,12 @@ tile values with tile premiums under new tiles, times the equation premiums unde
 tiles, for the main equation and each cross one; +50 for a whole rack.
 
 For the chip (engine/search.py): a square of `=` whose short sides are more than
-`most_sides` is passed over (`skipped`), and with `give_up` one whose sides run the heap out
-is given up (`given_up`); the generation goes on with the next square, the rack's counts
-put back (`refill`). The lookups a square's long walks make are kept in small dicts, not
-one large one: the Pico's heap mid-search has room for many small blocks, not a large one.
+`most_sides` is passed over (`skipped`, and kept in `passed` for `passed_over()`, which
+searches those squares again with no cap), and with `give_up` one whose sides run the heap
+out is given up (`given_up`); the generation goes on with the next square, the rack's
+counts put back (`refill`). The lookups a square's long walks make are kept in small
+dicts, not one large one: the Pico's heap mid-search has room for many small blocks, not a
+large one.
 
 Tiles used are counted in a mixed-radix integer over the rack's faces (one digit a face, of
 radix count + 1), so a side's usage is one small int. Everything is exact: integers and
@@ -841,6 +843,7 @@ class _Calq(Generation):
         self.given_up = 0
         self.most_sides = _NO_LIMIT
         self.skipped = 0
+        self.passed = []  # type: list  # (line, cross step, spot) of each square passed over
         self.steps = 0  # calls of walk()'s side builder, the search's unit of work
         self.next_check = STEP_CHECK
         self.steps_done = _nothing  # engine/search.py's budget check
@@ -1040,6 +1043,7 @@ class _Calq(Generation):
             except _TooMany:
                 self.skipped += 1
                 self.refill()
+                self.passed.append((line, cross_step, spot))
             except MemoryError:
                 # The sides of this square of `=` did not fit in the heap (a whole rack's
                 # short sides on the Pico): they are garbage now, and the next square may
@@ -1048,6 +1052,27 @@ class _Calq(Generation):
                     raise
                 self.given_up += 1
                 self.refill()
+
+    def passed_over(self):
+        """Yield the moves of the squares of `=` passed over (`passed`), searched now with
+        no cap on their short sides, the highest bound first; each leaves `passed` as it is
+        taken. A search's last resort: they hold the most sides, so the most heap."""
+        passed = self.passed
+        order = sorted(
+            range(len(passed)),
+            key=lambda j: (-passed[j][2][3] if len(passed[j][2]) > 3 else 0, j),
+        )
+        todo = [passed[j] for j in order]
+        passed.clear()
+        passed.extend(todo)
+        most = self.most_sides
+        self.most_sides = _NO_LIMIT
+        try:
+            while passed:
+                line, cross_step, spot = passed.pop(0)
+                yield from self.line_moves(line, cross_step, [spot])
+        finally:
+            self.most_sides = most
 
     def refill(self):
         """Put back on the rack's counts the tiles a square left in the middle of building

@@ -55,16 +55,23 @@ The passes, measured so: (2, 4) held 47.2 % at 400 M and found the best on 10 of
 (2, 4, 6) 46.2 %, 44.0 % and 41.3 %. On the emulated Pico's 12 positions (2,) held 65.5 %
 of the best at 5 s against 61.4 % for (2, 4): CALQ_SIZES is (2,).
 With a budget (the board's searches), a square of `=` with more than CALQ_SIDES short
-sides is passed over (`skipped`; a whole search passes over none): their lists and dicts
-want blocks of 2 to 4 KB, which the Pico's heap, in pieces mid-search, often lacks (on the emulated Pico the heap ran out on 3 of 12 positions without the cap,
-on none with it; on WASI, passes (2, 4), 47.2 % at 400 M with it, 46.5 % without, 46.9 %
-with 100). A square whose sides still run the heap out is given up (`short_of_memory`).
-Either way the search goes on with the next square, the rack whole again.
+sides is passed over at first (`skipped`; a whole search passes over none): their lists and
+dicts want blocks of 2 to 4 KB, which the Pico's heap, in pieces mid-search, often lacks
+(on the emulated Pico the heap ran out on 3 of 12 positions without the cap, on none with
+it). A square whose sides still run the heap out is given up (`short_of_memory`). Either
+way the search goes on with the next square, the rack whole again. Once every other square
+is done, it comes back to those it passed over, the highest bound first, with no cap
+(movegen_calqable `passed_over`): until 2026-11-28 it did not, and a search with all the
+time it wanted found the best move on 45 of the 82 positions (87.9 % of the best score on
+average; now 82 of 82). Squares held back so are searched last, so a lower cap loses
+nothing for good: WASI, 400 M fuel, cap 200 / 100 / 60 / 40 held 47.0 / 48.4 / 49.4 /
+50.8 % of the best and found it on 13 / 14 / 14 / 16 of 82; on the emulated Pico's 12
+positions, 5 s, 200 and 60 held 66.7 % and 66.0 % (one position better, one worse), and
+60 keeps fewer sides at once. CALQ_SIDES is 60.
 On the chip Cal-Q-Able stays far from the hint's other goals (tools/hintbench.py,
-2026-11-27, last run): 16.3 % of the best score at 80 M fuel (47.0 % at 400 M), the best
-within 400 M on 13 of 82. On the emulated Pico (12 positions) 21.5 % at 1 s, 65.5 % at
-5 s, the best within 5 s on 5, and the heap never ran out (the same day's first runs:
-20.0 %, 47.7 %, 2, and the heap out on 6).
+2026-11-28, last run): 16.3 % of the best score at 80 M fuel (49.4 % at 400 M), the best
+within 400 M on 14 of 82. On the emulated Pico (12 positions) 21.5 % at 1 s, 66.0 % at
+5 s, the best within 5 s on 4, and the heap never ran out.
 The whole rack's search of one square of `=` most often costs 20-60 ms on CPython, and
 `movegen.best` took 39-80 M WASI fuel a CPython millisecond: one to three G fuel on the
 chip, against the 400 M budget. With the generator of that morning, pass sizes (2, 3), (3),
@@ -80,7 +87,7 @@ from engine.profile import RUN
 QUICK = (2, 4)  # the most new chips a window may take in the first phase
 JOKER_FIRST = "9+"  # the faces a joker may stand for before the last phase
 CALQ_SIZES = (2,)  # Cal-Q-Able: the rack tiles of each pass before the whole rack
-CALQ_SIDES = 200  # Cal-Q-Able: the most short sides a square of `=` may keep (above)
+CALQ_SIDES = 60  # Cal-Q-Able: the most short sides a square of `=` keeps at first (above)
 
 
 class _Stop(Exception):
@@ -141,7 +148,7 @@ class Search:
         # the heap ran out: the search stopped there, or (Cal-Q-Able) it gave up a square
         # of `=` whose sides did not fit and went on with the next
         self.short_of_memory = False
-        self.skipped = 0  # Cal-Q-Able: squares of `=` passed over, their sides too many
+        self.skipped = 0  # Cal-Q-Able: squares of `=` passed over at first, too many sides
         self.found = 0  # moves offered to the chooser
         self.spent = 0  # search steps taken
         self.earlier = None  # the passes run on the line before the current one
@@ -155,8 +162,9 @@ class Search:
         Out of memory is out of budget too: the chooser's choice so far stands
         (`short_of_memory` says so). A Cal-Q-Able search keeps the short sides of one square
         of `=` at a time: with a budget, a square with more than CALQ_SIDES of them is passed
-        over (`skipped`); one whose sides do not fit in the heap is given up; the search goes
-        on with the next (it is then not complete)."""
+        over (`skipped`) until every other square is done, then searched with all its sides;
+        one whose sides do not fit in the heap is given up, and the search goes on with the
+        next (it is then not complete)."""
         chooser = self.chooser
         floor = self.floor = [chooser.floor()]
         gen = movegen.generation(self.game, self.rack, floor)
@@ -165,7 +173,7 @@ class Search:
                 self._stream(floor)
             else:
                 self._drive(gen)
-            self.complete = not self.short_of_memory and not self.skipped
+            self.complete = not self.short_of_memory
         except _Stop:
             pass
         except MemoryError:
@@ -254,12 +262,22 @@ class Search:
                 # costs more fuel than a small pass itself (tools/hintbench.py)
                 gen.ordered = len(sizes) == 1 or size != sizes[0]
                 gen.lone = size == sizes[0]  # the first pass finds every move of one tile
+                gen.passed.clear()  # (the last pass's are searched again below)
                 for move, score in gen.scored():
                     self._offer(move, score)
                     self._check(gen.steps)
                     if between is not None:
                         between()
                 done = done + [(size, None)]
+            # Last, the squares the last pass passed over, with all their sides: the moves
+            # that pass found there before it gave up are offered again (the choosers with
+            # a floor take no move twice; levels 1 and 2 may draw those twice as likely)
+            self.earlier = done[:-1]
+            for move, score in gen.passed_over():
+                self._offer(move, score)
+                self._check(gen.steps)
+                if between is not None:
+                    between()
         finally:
             gen.limit = limit
             gen.ordered = True

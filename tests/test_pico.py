@@ -111,7 +111,8 @@ LEFT_OUT["tests.engine.test_calqable_best"] = (
 )
 LEFT_OUT["tests.engine.test_calqable_skip"] = (
     "every Cal-Q-Able move of four positions, twice (with and without a cap on a square's "
-    "sides); measured on the emulator (2026-11-27): 25 G cycles, 200 s of chip time, and "
+    "sides), then two of them searched whole twice more (2026-11-28); the first part alone, "
+    "measured on the emulator (2026-11-27): 25 G cycles, 200 s of chip time, and "
     "MemoryError for 1,024 B in the test's own look-up of a move's square, 61 KB free after "
     "a collection. The chip's search passes over and gives up squares on the emulated Pico "
     "in tools/hintbench.py (`--pico`), which reports how many"

@@ -1,4 +1,5 @@
-"""A square of `=` the chip's search passes over leaves the rest of the generation whole.
+"""A square of `=` the chip's search passes over leaves the rest of the generation whole,
+and the search comes back to it once every other square is done.
 
 On the chip engine/search.py caps the short sides one square of `=` may keep
 (search.CALQ_SIDES), and a square whose sides run the heap out is given up: either way the
@@ -8,7 +9,7 @@ of its moves: here the moves found with a small cap, grouped by the square of th
 all the moves of each square they come from (checked against the generation without a cap).
 """
 
-from engine import movegen_calqable
+from engine import movegen, movegen_calqable, search
 from engine.faces import EQUALS
 from tests.engine.checks import eq
 from tests.engine.test_movegen import position
@@ -81,3 +82,23 @@ def test_the_squares_searched_after_one_passed_over_find_all_their_moves():
     # the check above can fail only if squares were passed over and others searched after
     assert skipped >= 3, skipped
     assert after >= 3, after
+
+
+def test_a_search_with_time_left_goes_back_to_the_squares_it_passed_over():
+    # The squares passed over hold the most sides, and often the best move: a search given
+    # enough time must find what the whole search finds.
+    kept = search.CALQ_SIDES
+    search.CALQ_SIDES = CAP
+    try:
+        passed = 0
+        for seed, turns, tiles in CASES[:2]:  # (the two quickest: WASI fuel)
+            game = position("calqable", seed, turns, tiles)
+            _, best = movegen.best(game)
+            s = search.Search(game, steps=1 << 29)
+            _, score = s.run()
+            passed += s.skipped
+            eq(score, best, "seed %d: the best score" % seed)
+            eq(s.complete, True, "seed %d: complete" % seed)
+    finally:
+        search.CALQ_SIDES = kept
+    assert passed >= 3, passed  # (else the squares passed over were not put to the test)
