@@ -843,7 +843,10 @@ class _Calq(Generation):
         self.given_up = 0
         self.most_sides = _NO_LIMIT
         self.skipped = 0
-        self.passed = []  # type: list  # (line, cross step, spot) of each square passed over
+        # (line, cross step, spot, moves handed out, floor) of each square passed over
+        self.passed = []  # type: list
+        self.handed = 0  # moves of the current square of `=` handed to `emit`
+        self.held_back = 0  # of those, the first ones not handed out (passed_over())
         self.steps = 0  # calls of walk()'s side builder, the search's unit of work
         self.next_check = STEP_CHECK
         self.steps_done = _nothing  # engine/search.py's budget check
@@ -1043,7 +1046,8 @@ class _Calq(Generation):
             except _TooMany:
                 self.skipped += 1
                 self.refill()
-                self.passed.append((line, cross_step, spot))
+                was = None if floor is None else floor[0]
+                self.passed.append((line, cross_step, spot, self.handed, was))
             except MemoryError:
                 # The sides of this square of `=` did not fit in the heap (a whole rack's
                 # short sides on the Pico): they are garbage now, and the next square may
@@ -1056,7 +1060,11 @@ class _Calq(Generation):
     def passed_over(self):
         """Yield the moves of the squares of `=` passed over (`passed`), searched now with
         no cap on their short sides, the highest bound first; each leaves `passed` as it is
-        taken. A search's last resort: they hold the most sides, so the most heap."""
+        taken. A search's last resort: they hold the most sides, so the most heap. The moves
+        `emit` had from a square before it was passed over are not handed out again if the
+        floor has not moved since (levels 1 and 2: every move once): the walks then go the
+        same way up to there. (A higher floor cuts other branches; a move handed out again
+        then changes no chooser that keeps a floor.)"""
         passed = self.passed
         order = sorted(
             range(len(passed)),
@@ -1069,10 +1077,13 @@ class _Calq(Generation):
         self.most_sides = _NO_LIMIT
         try:
             while passed:
-                line, cross_step, spot = passed.pop(0)
+                line, cross_step, spot, handed, was = passed.pop(0)
+                now = None if self.floor is None else self.floor[0]
+                self.held_back = handed if now == was else 0
                 yield from self.line_moves(line, cross_step, [spot])
         finally:
             self.most_sides = most
+            self.held_back = 0
 
     def refill(self):
         """Put back on the rack's counts the tiles a square left in the middle of building
@@ -1087,6 +1098,7 @@ class _Calq(Generation):
 
     def around(self, ln, e, e_tile, e_rack, start_pos):
         """The moves whose `=` stands on line position e."""
+        self.handed = 0
         codes = ln.codes
         n = ln.n
         budget = self.limit - e_rack
@@ -1232,7 +1244,9 @@ class _Calq(Generation):
                 if self.emit is None:
                     self.found.append(got)
                 else:
-                    self.emit(got[0], got[1])
+                    self.handed += 1
+                    if self.handed > self.held_back:
+                        self.emit(got[0], got[1])
 
     def short_bounds(self, ln, e, eq, l_budget, r_budget):
         """Best first (a floor): what the `=` of `eq` and any side of the other kind add at

@@ -250,8 +250,9 @@ class Search:
         limit = gen.limit
         self.counted = gen.from_rack  # a move's tiles that count against the pass's size
         gen.give_up = True
-        if self.steps is not None or self.expired is not None:
-            gen.most_sides = CALQ_SIDES  # a whole search passes over no square
+        no_cap = gen.most_sides
+        # a whole search passes over no square; nor does a short pass (its sides are few)
+        capped = self.steps is not None or self.expired is not None
         done = []  # type: list
         try:
             sizes = [size for size in CALQ_SIZES if size < limit] + [limit]
@@ -262,16 +263,15 @@ class Search:
                 # costs more fuel than a small pass itself (tools/hintbench.py)
                 gen.ordered = len(sizes) == 1 or size != sizes[0]
                 gen.lone = size == sizes[0]  # the first pass finds every move of one tile
-                gen.passed.clear()  # (the last pass's are searched again below)
+                gen.most_sides = CALQ_SIDES if capped and size == limit else no_cap
                 for move, score in gen.scored():
                     self._offer(move, score)
                     self._check(gen.steps)
                     if between is not None:
                         between()
                 done = done + [(size, None)]
-            # Last, the squares the last pass passed over, with all their sides: the moves
-            # that pass found there before it gave up are offered again (the choosers with
-            # a floor take no move twice; levels 1 and 2 may draw those twice as likely)
+            # Last, the squares the last pass passed over, with all their sides (the moves
+            # it had found there are not offered again: see passed_over())
             self.earlier = done[:-1]
             for move, score in gen.passed_over():
                 self._offer(move, score)
@@ -280,6 +280,7 @@ class Search:
                     between()
         finally:
             gen.limit = limit
+            gen.most_sides = no_cap
             gen.ordered = True
             gen.lone = True
             if gen.given_up:
