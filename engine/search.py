@@ -69,7 +69,7 @@ nothing for good: WASI, 400 M fuel, cap 200 / 100 / 60 / 40 held 47.0 / 48.4 / 4
 positions, 5 s, 200 and 60 held 66.7 % and 66.0 % (one position better, one worse), and
 60 keeps fewer sides at once. CALQ_SIDES is 60.
 On the chip Cal-Q-Able stays far from the hint's other goals (tools/hintbench.py,
-2026-11-28, last run): 16.3 % of the best score at 80 M fuel (49.4 % at 400 M), the best
+2026-11-28, last run): 16.3 % of the best score at 80 M fuel (49.3 % at 400 M), the best
 within 400 M on 14 of 82. On the emulated Pico (12 positions) 21.5 % at 1 s, 66.0 % at
 5 s, the best within 5 s on 4, and the heap never ran out.
 The whole rack's search of one square of `=` most often costs 20-60 ms on CPython, and

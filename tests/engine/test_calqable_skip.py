@@ -87,24 +87,28 @@ def test_the_squares_searched_after_one_passed_over_find_all_their_moves():
     assert after >= 3, after
 
 
-def test_a_search_with_time_left_goes_back_to_the_squares_it_passed_over():
-    # The squares passed over hold the most sides, and often the best move: a search given
-    # enough time must find what the whole search finds.
+def _search_capped(game, chooser=None):
+    """A search of `game` with all the time it wants, under the test's cap: (the search,
+    its choice)."""
     kept = search.CALQ_SIDES
     search.CALQ_SIDES = CAP
     try:
-        passed = 0
-        for seed, turns, tiles in CASES[1:2]:  # (one: the WASI MicroPython's fuel)
-            game = position("calqable", seed, turns, tiles)
-            _, best = movegen.best(game)
-            s = search.Search(game, steps=1 << 29)
-            _, score = s.run()
-            passed += s.skipped
-            eq(score, best, "seed %d: the best score" % seed)
-            eq(s.complete, True, "seed %d: complete" % seed)
+        s = search.Search(game, chooser=chooser, steps=1 << 29)
+        return s, s.run()
     finally:
         search.CALQ_SIDES = kept
-    assert passed >= 3, passed  # (else the squares passed over were not put to the test)
+
+
+def test_a_search_with_time_left_goes_back_to_the_squares_it_passed_over():
+    # The squares passed over hold the most sides, and often the best move: a search given
+    # enough time must find what the whole search finds. (One position: the WASI
+    # MicroPython's fuel.)
+    game = position("calqable", *CASES[1])
+    _, best = movegen.best(game)
+    s, (_, score) = _search_capped(game)
+    assert s.skipped >= 3, s.skipped  # (else the squares passed over were not put to the test)
+    eq(score, best, "the best score")
+    eq(s.complete, True, "complete")
 
 
 class _Every:
@@ -126,19 +130,10 @@ class _Every:
 def test_a_search_without_a_floor_offers_every_move_once_squares_passed_over_too():
     # levels 1 and 2 draw among the moves offered: a move the last pass handed out before
     # it passed over its square must not come again when the search goes back to it
-    kept = search.CALQ_SIDES
-    search.CALQ_SIDES = CAP
-    try:
-        passed = 0
-        for seed, turns, tiles in CASES[:1]:  # (one: the WASI MicroPython's fuel)
-            game = position("calqable", seed, turns, tiles)
-            every = sorted((str(m), sc) for m, sc in movegen.scored(game))
-            chooser = _Every()
-            s = search.Search(game, chooser=chooser, steps=1 << 29)
-            s.run()
-            passed += s.skipped
-            eq(len(chooser.offered), len(every), "seed %d: moves offered" % seed)
-            eq(sorted(chooser.offered), every, "seed %d: the moves" % seed)
-    finally:
-        search.CALQ_SIDES = kept
-    assert passed >= 3, passed
+    game = position("calqable", *CASES[0])
+    every = sorted((str(m), sc) for m, sc in movegen.scored(game))
+    chooser = _Every()
+    s, _ = _search_capped(game, chooser)
+    assert s.skipped >= 3, s.skipped
+    eq(len(chooser.offered), len(every), "moves offered")
+    eq(sorted(chooser.offered), every, "the moves")
