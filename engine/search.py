@@ -67,7 +67,8 @@ average; now 82 of 82). Squares held back so are searched last, so a lower cap l
 nothing for good: WASI, 400 M fuel, cap 200 / 100 / 60 / 40 held 47.0 / 48.4 / 49.4 /
 50.8 % of the best and found it on 13 / 14 / 14 / 16 of 82; on the emulated Pico's 12
 positions, 5 s, 200 and 60 held 66.7 % and 66.0 % (one position better, one worse), and
-60 keeps fewer sides at once. CALQ_SIDES is 60.
+60 keeps fewer sides at once (those runs came before a square searched again stopped
+offering its moves twice, which moved 60's 49.4 % to 49.3 %). CALQ_SIDES is 60.
 On the chip Cal-Q-Able stays far from the hint's other goals (tools/hintbench.py,
 2026-11-28, last run): 16.3 % of the best score at 80 M fuel (49.3 % at 400 M), the best
 within 400 M on 14 of 82. On the emulated Pico (12 positions) 21.5 % at 1 s, 66.0 % at
