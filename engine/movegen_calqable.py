@@ -843,9 +843,11 @@ class _Calq(Generation):
         self.given_up = 0
         self.most_sides = _NO_LIMIT
         self.skipped = 0
-        # (line, cross step, spot, moves handed out, floor) of each square passed over
+        # (line, cross step, spot, moves handed out, floor at its start) of each square
+        # passed over
         self.passed = []  # type: list
         self.handed = 0  # moves of the current square of `=` handed to `emit`
+        self.started = None  # the floor when the current square of `=` started
         self.held_back = 0  # of those, the first ones not handed out (passed_over())
         self.steps = 0  # calls of walk()'s side builder, the search's unit of work
         self.next_check = STEP_CHECK
@@ -1046,8 +1048,7 @@ class _Calq(Generation):
             except _TooMany:
                 self.skipped += 1
                 self.refill()
-                was = None if floor is None else floor[0]
-                self.passed.append((line, cross_step, spot, self.handed, was))
+                self.passed.append((line, cross_step, spot, self.handed, self.started))
             except MemoryError:
                 # The sides of this square of `=` did not fit in the heap (a whole rack's
                 # short sides on the Pico): they are garbage now, and the next square may
@@ -1062,9 +1063,10 @@ class _Calq(Generation):
         no cap on their short sides, the highest bound first; each leaves `passed` as it is
         taken. A search's last resort: they hold the most sides, so the most heap. The moves
         `emit` had from a square before it was passed over are not handed out again if the
-        floor has not moved since (levels 1 and 2: every move once): the walks then go the
-        same way up to there. (A higher floor cuts other branches; a move handed out again
-        then changes no chooser that keeps a floor.)"""
+        floor is still what it was when that square started (levels 1 and 2: every move
+        once): the walks then go the same way up to there. (Once the floor has moved, the
+        walks cut other branches and those moves may come again, which changes no chooser
+        that keeps a floor.)"""
         passed = self.passed
         order = sorted(
             range(len(passed)),
@@ -1099,6 +1101,7 @@ class _Calq(Generation):
     def around(self, ln, e, e_tile, e_rack, start_pos):
         """The moves whose `=` stands on line position e."""
         self.handed = 0
+        self.started = None if self.floor is None else self.floor[0]
         codes = ln.codes
         n = ln.n
         budget = self.limit - e_rack
