@@ -71,7 +71,7 @@ positions, 5 s, 200 and 60 held 66.7 % and 66.0 % (one position better, one wors
 offering its moves twice, which moved 60's 49.4 % to 49.3 %). CALQ_SIDES is 60.
 On the chip Cal-Q-Able stays far from the hint's other goals (tools/hintbench.py,
 2026-11-28, last run): 16.3 % of the best score at 80 M fuel (49.3 % at 400 M), the best
-within 400 M on 14 of 82. On the emulated Pico (12 positions) 21.5 % at 1 s, 66.0 % at
+within 400 M on 14 of 82. On the emulated Pico (12 positions) 21.3 % at 1 s, 66.0 % at
 5 s, the best within 5 s on 4, and the heap never ran out.
 The whole rack's search of one square of `=` most often costs 20-60 ms on CPython, and
 `movegen.best` took 39-80 M WASI fuel a CPython millisecond: one to three G fuel on the
