@@ -12,9 +12,9 @@ part by part in an order that finds good moves early:
 1. the moves of one chip (cheap: a legal move comes almost at once whenever one exists);
 2. the rows and columns, the most promising first (the lines with the most run-premium
    factor on empty squares within reach of the board), in three phases (plan()): windows
-   of at most 2 new chips, then 4 (`quick`); then the whole rack; then the whole rack
-   again with the jokers standing for every face. Before that last phase a joker is only a
-   `9` or a `+` (JOKER_FIRST): each joker multiplies the choices on every square by up to
+   of at most 4 new chips (`quick`); then the whole rack; then the whole rack again with
+   the jokers standing for every face. Before that last phase a joker is only a `9` or a
+   `+` (JOKER_FIRST): each joker multiplies the choices on every square by up to
    thirteen, and those two faces are what it is in most best moves of the benchmark set.
    A phase takes the lines one by one and runs all its passes on a line before the next,
    so each line is prepared (its cross checks and bound tables) once a phase. A pass finds
@@ -22,9 +22,16 @@ part by part in an order that finds good moves early:
    The plan was chosen on the benchmark set (tools/hintbench.py, WASI fuel): passes of
    sizes 2, 4, 6 and the whole rack, each over every line, first without and then with
    the jokers, held 66 % of the best score at 80 M fuel and found the best within 400 M
-   on 75 of 85 positions; this plan held 82 % and found it on 79 (80 % and 78 since
-   the windows grow on a stack of their own, engine/movegen.py: slower a step, but safe
-   on the rp2 port's C stack).
+   on 75 of 85 positions; a first phase of two passes, 2 then 4, held 82 % and found it
+   on 79 (80 % and 78 once the windows grew on a stack of their own, engine/movegen.py:
+   slower a step, but safe on the rp2 port's C stack; 79.6 % on 2026-11-28). The pass of
+   2 was there for an early legal move, which the moves of one chip give already; without
+   it (2026-11-28):
+   81.5 % at 80 M and 78 of 85, the first legal move at most 66.4 M fuel (73.1 M with
+   it), and a higher share at every budget from 40 M to 400 M (at 20 M 32.1 % against
+   32.8 %). A first phase of 3 held 65.8 % at 80 M, of 5 71.5 %, of 4 then 6 65.3 %: the
+   quick phase takes 60-370 M fuel, so at 80 M the search is still in it and its size
+   sets what it has seen by then.
 A chooser receives every move found (`offer(move, score)`); its `floor()` tells the search
 which scores cannot change its choice, so that those moves are not even built and whole
 branches that cannot beat it are cut (engine/movegen.py's bound). The default
@@ -85,7 +92,7 @@ from engine import movegen
 from engine.faces import JOKER, JOKER_BIT
 from engine.profile import RUN
 
-QUICK = (2, 4)  # the most new chips a window may take in the first phase
+QUICK = (4,)  # the most new chips a window may take in the first phase
 JOKER_FIRST = "9+"  # the faces a joker may stand for before the last phase
 CALQ_SIZES = (2,)  # Cal-Q-Able: the rack tiles of each pass before the whole rack
 CALQ_SIDES = 60  # Cal-Q-Able: the most short sides a square of `=` keeps at first (above)
