@@ -30,6 +30,8 @@ correlation of 0.34 under the default ridge of 5 and 0.93 under 200, hence 200. 
 then won 51.0 % of 300 games against level 3 (152-2-146, bag seeds 1-75 and 101-175, each
 from both seats; about 25 points a game more on average), within the noise of an even
 match; under ridge 5 it had won 47.4 % of 170. Keeping an operator costs 17-37 points.
+A leave table can do little there: level 3 lays the whole rack (+50) on 93 % of its turns
+with tiles in the bag (2,993 of the 3,218 samples), and the leave is then empty.
 """
 
 from engine.faces import JOKER, JOKER_BIT
