@@ -9,8 +9,9 @@ both runtimes choose the same move for the same seed and budget.
 import engine.calculissimo  # noqa: F401  (registers the ruleset)
 from engine import autoplay, movegen, search
 from engine.game import Game, chip_key
+from engine.profile import Profile
 from tests.engine.checks import eq
-from tests.engine.fixtures import default_profile
+from tests.engine.fixtures import default_profile, profile_data, setup_board
 
 _PROFILE = []
 _LAID = {}  # (seed, turns) -> (cells, player to move, their rack)
@@ -140,3 +141,30 @@ def test_a_whole_search_offers_every_move_once():
         eq(tally.seen.get(move), score, str(move))
         n += 1
     eq(len(tally.seen), n)
+
+
+def test_on_a_tie_the_lines_with_more_chips_come_first():
+    # With no run premium anywhere every line ties on premium: the lines with more chips
+    # on the board come first (more places for a window to join), then the board's order.
+    data = profile_data()
+    data["layout"] = ["".join(c if c == "*" else "." for c in row) for row in data["layout"]]
+    game = setup_board(
+        Game(Profile(data), 2, seed=1),
+        {"D8": "9", "E8": "+", "F8": "6", "F9": "-", "F10": "2"},
+    )
+    gen = movegen.generation(game, ["1", "+", "2"], [-1])
+    lines = [part for part in gen.parts() if part[0] == "line"]
+    order = [part[1][:2] for part in search._promising_first(gen, lines)]
+    w = game.profile.width
+    row = [r * w for r in range(w)]  # a row's first square, then its second
+    eq(
+        order[:6],
+        [
+            [row[7], row[7] + 1],  # row 8: three chips
+            [5, 5 + w],  # column F: three chips
+            [row[8], row[8] + 1],  # rows 9 and 10, columns D and E: one each
+            [row[9], row[9] + 1],
+            [3, 3 + w],
+            [4, 4 + w],
+        ],
+    )
