@@ -64,6 +64,15 @@ The passes, measured so: (2, 4) held 47.2 % at 400 M and found the best on 10 of
 47.0 % and 13; (3,) 46.3 % and 11, 4 positions late to a legal move; (2, 5), (2, 6) and
 (2, 4, 6) 46.2 %, 44.0 % and 41.3 %. On the emulated Pico's 12 positions (2,) held 65.5 %
 of the best at 5 s against 61.4 % for (2, 4): CALQ_SIZES is (2,).
+With a budget, that first pass stops at its first move (since 2026-11-28; the move is not
+offered again): it sets up every line of the board, which took a median of 115 M fuel (at
+most 199 M) where its first move came at 19 M, so at 80 M the whole rack's pass had not
+begun on most positions. Stopped so, WASI: 11.7 % of the best at 80 M (16.3 % before; the
+rest of that pass's moves were what it held), but 22.4 / 36.8 / 53.3 % at 120 / 200 /
+400 M against 18.1 / 26.2 / 49.3 %, and the best within 400 M on 17 of 82 against 14; on
+the emulated Pico's 12 positions 28.0 % at 1 s and 68.6 % at 5 s against 21.3 % and
+66.0 % (the board thinks for 1 to 5 s). Stopping it after some steps instead changed
+nothing: its cost is the lines' set-up, which steps do not count.
 With a budget (the board's searches), a square of `=` with more than CALQ_SIDES short
 sides is passed over at first (`skipped`; a whole search passes over none): their lists and
 dicts want blocks of 2 to 4 KB, which the Pico's heap, in pieces mid-search, often lacks
@@ -80,9 +89,9 @@ positions, 5 s, 200 and 60 held 66.7 % and 66.0 % (one position better, one wors
 60 keeps fewer sides at once (those runs came before a square searched again stopped
 offering its moves twice, which moved 60's 49.4 % to 49.3 %). CALQ_SIDES is 60.
 On the chip Cal-Q-Able stays far from the hint's other goals (tools/hintbench.py,
-2026-11-28, last run): 16.3 % of the best score at 80 M fuel (49.3 % at 400 M), the best
-within 400 M on 14 of 82. On the emulated Pico (12 positions) 21.3 % at 1 s, 66.0 % at
-5 s, the best within 5 s on 4, and the heap never ran out.
+2026-11-28, last run): 11.7 % of the best score at 80 M fuel (53.3 % at 400 M), the best
+within 400 M on 17 of 82. On the emulated Pico (12 positions) 28.0 % at 1 s, 68.6 % at
+5 s, the best within 5 s on 4, and the heap never ran out (live heap at most 73,184 B).
 The whole rack's search of one square of `=` most often costs 20-60 ms on CPython, and
 `movegen.best` took 39-80 M WASI fuel a CPython millisecond: one to three G fuel on the
 chip, against the 400 M budget. With the generator of that morning, pass sizes (2, 3), (3),
@@ -103,6 +112,10 @@ CALQ_SIDES = 60  # Cal-Q-Able: the most short sides a square of `=` keeps at fir
 
 class _Stop(Exception):
     """The budget ran out (raised from the search's step hook, caught by Search.run)."""
+
+
+class _Cut(Exception):
+    """A Cal-Q-Able search's first pass has its move (raised from Search._offer)."""
 
 
 class BestScore:
@@ -167,6 +180,8 @@ class Search:
         self.floor = [-1]  # [the chooser's floor], shared with the generator
         self.gen = None  # the generation being driven
         self.counted = None  # a callable: the chips of a move a pass counts (None: all)
+        self.cut = False  # Cal-Q-Able: stop the pass at the move offered (raise _Cut)
+        self.once = None  # Cal-Q-Able: the move of a cut first pass, not to offer again
 
     def run(self):
         """Search until done or out of budget; the chooser's choice, (move, score).
@@ -198,10 +213,15 @@ class Search:
         # (the generator's `emit`: a bound method, no frame in between)
         if self.earlier and _seen(move, self.earlier, self.counted):
             return
+        if self.once is not None and move == self.once:
+            return
         self.found += 1
         self.line_best = max(self.line_best, score)
         self.chooser.offer(move, score)
         self.floor[0] = self.chooser.floor()
+        if self.cut:
+            self.once = move
+            raise _Cut()
 
     def _check(self, steps):
         """Raise _Stop once the budget is out (`steps` taken so far)."""
@@ -286,14 +306,26 @@ class Search:
                 # the first pass in the board's order: ranking the lines by their bounds
                 # costs more fuel than a small pass itself (tools/hintbench.py)
                 gen.ordered = len(sizes) == 1 or size != sizes[0]
-                gen.lone = size == sizes[0]  # the first pass finds every move of one tile
+                # the moves of one tile: in the first pass, or in the whole one if the
+                # first was cut short
+                gen.lone = size == sizes[0] or (size == limit and self.once is not None)
                 gen.most_sides = CALQ_SIDES if capped and size == limit else no_cap
-                for move, score in gen.scored():
-                    self._offer(move, score)
+                # With a budget, a pass short of the whole rack stops at its first move: it
+                # is there for a legal move early, and it sets up every line, which took a
+                # median of 115 M fuel where the first move came at 19 M (see above).
+                self.cut = capped and size < limit
+                try:
+                    for move, score in gen.scored():
+                        self._offer(move, score)
+                        self._check(gen.steps)
+                        if between is not None:
+                            between()
+                except _Cut:
+                    gen.refill()  # the tiles the walk held
                     self._check(gen.steps)
-                    if between is not None:
-                        between()
-                done = done + [(size, None)]
+                else:
+                    done = done + [(size, None)]
+                self.cut = False
             # Last, the squares the last pass passed over, with all their sides (the moves
             # it had found there are not offered again: see passed_over())
             self.earlier = done[:-1]
@@ -303,6 +335,8 @@ class Search:
                 if between is not None:
                     between()
         finally:
+            self.cut = False
+            self.once = None
             gen.limit = limit
             gen.most_sides = no_cap
             gen.ordered = True

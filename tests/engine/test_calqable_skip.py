@@ -19,8 +19,8 @@ from tests.engine.test_movegen import position
 CASES = ((7, 3, 5), (4, 4, 6), (2, 4, 6), (3, 3, 6))
 CAP = 15  # short sides: some squares of these positions have more, others fewer
 # the WASI MicroPython's fuel for the module: the first test alone took most of the default
-# 50 G, the three together did not fit in it (2026-11-28)
-MPY_FUEL = 80_000_000_000
+# 50 G, the three together did not fit in it; the four took 77.5 G (2026-11-28)
+MPY_FUEL = 100_000_000_000
 
 
 def _square(game, move):
@@ -118,9 +118,11 @@ class _Every:
 
     def __init__(self):
         self.offered = []
+        self.moves = []
 
     def offer(self, move, score):
         self.offered.append((str(move), score))
+        self.moves.append(move)
 
     def floor(self):
         return -1
@@ -139,3 +141,24 @@ def test_a_search_without_a_floor_offers_every_move_once_squares_passed_over_too
     assert s.skipped >= 3, s.skipped
     eq(len(chooser.offered), len(every), "moves offered")
     eq(sorted(chooser.offered), every, "the moves")
+
+
+def test_a_search_with_a_budget_stops_its_first_pass_at_a_move_and_offers_it_once():
+    # The first pass (at most 2 rack tiles) is there for a legal move early; with a budget
+    # it stops at its first move, and the whole rack's pass finds that move again.
+    game = position("calqable", *CASES[1])
+    gen = movegen_calqable.generation(game)
+    moves = list(movegen.scored(game))  # (56 moves)
+    every = sorted((str(m), sc) for m, sc in moves)
+    small = [m for m, _ in moves if gen.from_rack(m) <= 2]
+    assert len(small) >= 2, len(small)
+    chooser = _Every()
+    _search_capped(game, chooser)
+    sizes = [gen.from_rack(m) for m in chooser.moves]
+    assert sizes[0] <= 2, sizes[:3]  # the first pass's move first
+    lead = 0
+    while sizes[lead] <= 2:
+        lead += 1
+    # (a whole first pass offers all its moves before the first of more rack tiles)
+    assert lead < len(small), (lead, len(small))
+    eq(sorted(chooser.offered), every, "the moves, each once")
