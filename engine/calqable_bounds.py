@@ -16,8 +16,15 @@ first move a span must hold a tile on the board. In a span, the tiles on the boa
 their values; the new tiles count the rack's largest values, the largest of them on the
 largest tile premiums (any other pairing adds up to less), times every equation premium on
 an empty square, plus each empty square's best cross score. Everything is an integer.
+
+`rough()` bounds a whole line from above without the cross checks (which cost the most of
+a line's set-up): the search ranks the lines by it and works a line's bounds out only once
+that line comes first. It takes every empty square as open, each cross equation at its
+tiles on the board plus the largest value of a rack tile or the `=` (times the square's
+premiums), a new `=` and the +50 in every span: each can only raise the bound.
 """
 
+from engine.faces import EQUALS
 from engine.profile import CHIP, RUN
 
 
@@ -43,10 +50,7 @@ class _Sums:
         n = len(line)
         self.n = n
         # vals: the rack's values, largest first; tops[m]: the most m of them add up to
-        vals = []  # type: list[int]
-        for key in keys:
-            vals.extend([values[ord(key)]] * counts[key])
-        vals.sort(reverse=True)
+        vals = _rack_values(gen)
         tops = [0]
         for v in vals:
             tops.append(tops[-1] + v)
@@ -152,3 +156,96 @@ class _Sums:
             score = total * (self.run[b] // self.run[a]) + crosses + gen.bonus(tiles + e_rack)
             out = max(out, score)
         return out
+
+
+def rough(gen, line, cross_step):
+    """An upper bound of every move along `line` (of of_line()'s bounds too), without the
+    cross checks: every empty square taken as open to any rack tile, each cross equation
+    at its tiles on the board plus the rack's largest value there, the `=` anywhere."""
+    vals = _rack_values(gen)
+    values = gen.values
+    cells = gen.cells
+    prem = gen.prem
+    kinds = gen.kinds
+    factors = gen.factors
+    eq_value = values[ord(EQUALS)]
+    v_top = max(vals[0] if vals else 0, eq_value)
+    n = len(line)
+    size = len(cells)
+    most = gen.limit + 1  # empty squares a move's span may take: the tiles and a new `=`
+    first = gen.first_move
+    bonus = gen.bonus(gen.rack_size)
+    out = 0
+    # per square: (tile on the board, its value, equation factor, tile factor, cross bound)
+    info = []
+    for k in range(n):
+        i = line[k]
+        c = cells[i]
+        if c:
+            info.append((True, values[c & 0x7F], 1, 1, 0))
+            continue
+        p = prem[i]
+        run_f = factors[p] if p and kinds[p] == RUN else 1
+        tile_f = factors[p] if p and kinds[p] == CHIP else 1
+        cross = 0
+        old = 0
+        near = False
+        j = i - cross_step
+        while j >= 0 and (cross_step != 1 or j // gen.w == i // gen.w) and cells[j]:
+            old += values[cells[j] & 0x7F]
+            near = True
+            j -= cross_step
+        j = i + cross_step
+        while j < size and (cross_step != 1 or j // gen.w == i // gen.w) and cells[j]:
+            old += values[cells[j] & 0x7F]
+            near = True
+            j += cross_step
+        if near:
+            cross = (old + v_top * tile_f) * run_f
+        info.append((False, 0, run_f, tile_f, cross))
+    for a in range(n):
+        if a > 0 and cells[line[a - 1]]:
+            continue  # (a span starting later in a run of tiles is inside this one's)
+        empty = 0
+        old = 0
+        held = False
+        run = 1
+        crosses = 0
+        chips = []
+        b = a
+        while b < n:
+            board, v, run_f, tile_f, cross = info[b]
+            if not board:
+                if empty == most:
+                    break
+                empty += 1
+                run *= run_f
+                crosses += cross
+                if tile_f > 1:
+                    chips.append(tile_f)
+            else:
+                held = True
+                old += v
+            b += 1
+        if not held and not first:
+            continue
+        m = min(len(vals), empty)
+        total = old + sum(vals[:m]) + eq_value * (max(chips) if chips else 1)
+        chips.sort(reverse=True)
+        for j in range(min(len(chips), m)):
+            total += (chips[j] - 1) * vals[j]
+        score = total * run + crosses + bonus
+        out = max(out, score)
+    return out
+
+
+def _rack_values(gen):
+    """The values of the rack's tiles (gen.counts), largest first."""
+    counts = gen.counts
+    values = gen.values
+    out = []  # type: list[int]
+    for key in gen.keys:
+        if counts[key] > 0:
+            out.extend([values[ord(key)]] * counts[key])
+    out.sort(reverse=True)
+    return out

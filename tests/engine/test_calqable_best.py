@@ -66,9 +66,12 @@ def _line_of(gen, move):
 
 
 def test_every_move_scores_within_its_bound():
+    # and within its line's rough bound, which ranks the lines first (its own bound would
+    # then be above the rough one too: a best move could be skipped)
     checked = 0
     for game in positions():
         gen = movegen_calqable.generation(game)
+        rough = {}
         for move, score in movegen.scored(game):
             if len(move.placements) < 2:
                 continue  # singles() finds these, without a bound
@@ -77,6 +80,11 @@ def test_every_move_scores_within_its_bound():
             eq(len(spots), 1, str(move))
             bound = calqable_bounds.of_line(gen, line, cross_step, spots)[0]
             assert score <= bound, "%s scores %d, above its bound %d" % (move, score, bound)
+            key = (line[0], cross_step)
+            if key not in rough:
+                rough[key] = calqable_bounds.rough(gen, line, cross_step)
+            top = rough[key]
+            assert bound <= top, "%s: bound %d, above its line's rough %d" % (move, bound, top)
             checked += 1
     assert checked > 50
 
