@@ -962,15 +962,22 @@ class _Calq(Generation):
                 break
             if not exact:
                 ranked = self.ranked(lines, n)
-                if ranked:
-                    item = (-ranked[0][3], n, True)
-                    j = 0
-                    while j < len(order) and order[j] < item:
-                        j += 1
+                if not ranked:
+                    continue
+                item = (-ranked[0][3], n, True)
+                j = 0
+                while j < len(order) and order[j] < item:
+                    j += 1
+                if j > 0:
                     order.insert(j, item)
-                continue
+                    continue
+                # still first: searched now, with the spots just ranked
+                if ranked[0][3] <= floor[0]:
+                    break
+            else:
+                ranked = self.ranked(lines, n)
             line, cross_step = lines[n]
-            yield from self.line_moves(line, cross_step, self.ranked(lines, n))
+            yield from self.line_moves(line, cross_step, ranked)
 
     def ranked(self, lines, n):
         """The spots() of line `n` of `lines`, each with its bound as a fourth item, best
