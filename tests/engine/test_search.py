@@ -168,3 +168,55 @@ def test_on_a_tie_the_lines_with_more_chips_come_first():
             [4, 4 + w],
         ],
     )
+
+
+class _Log:
+    """A chooser that takes every move (floor -1) and logs them in the order offered."""
+
+    def __init__(self):
+        self.log = []
+
+    def offer(self, move, score):
+        self.log.append((move, score))
+
+    def floor(self):
+        return -1
+
+    def choice(self):
+        return None, None
+
+
+def _line_of(move, w):
+    """The row ("r", n) or column ("c", n) a move of two chips or more lies along."""
+    rows = {i // w for i, _ in move.placements}
+    if len(rows) == 1:
+        return ("r", rows.pop())
+    return ("c", move.placements[0][0] % w)
+
+
+def test_after_a_phase_the_lines_that_scored_best_go_first():
+    # Two phases: windows of at most 2 chips, then the whole rack. The second takes the
+    # lines in the order of the best score the first offered on them, the best first
+    # (in the first phase's order, the lines of both positions come out of that order).
+    for seed, turns in ((10, 3), (3, 6)):
+        game = position(seed, turns)
+        w = game.profile.width
+        log = _Log()
+        plan = [[(2, None)], [(5, None)]]
+        s = search.Search(game, rack=["9", "-", "6", "+", "3"], chooser=log, plan=plan)
+        s.run()
+        assert s.complete
+        first = {}  # line -> the best score of the first phase's moves on it
+        second = []  # the lines of the second phase's moves, in the order they came
+        for move, score in log.log:
+            n = len(move.placements)
+            if n == 2:
+                line = _line_of(move, w)
+                first[line] = max(first.get(line, -1), score)
+            elif n > 2:
+                line = _line_of(move, w)
+                if line not in second:
+                    second.append(line)
+        assert len(second) >= 4, second
+        bests = [first.get(line, -1) for line in second]
+        eq(bests, sorted(bests, reverse=True), "seed %d: %r" % (seed, second))
