@@ -45,12 +45,16 @@ searches those squares again with no cap), and with `give_up` one whose sides ru
 out is given up (`given_up`); the generation goes on with the next square, the rack's
 counts put back (`refill`). The lookups a square's long walks make are kept in small
 dicts, not one large one: the Pico's heap mid-search has room for many small blocks, not a
-large one.
+large one. A lookup is a few bytes (indexes into the square's sorted scaled floors), keyed
+once: as two lists of floors and values, keyed twice, the search's live heap peaked at
+71,328 B on the emulated Pico's 12 positions of tools/hintbench.py; now at 52,272 B.
 
 Tiles used are counted in a mixed-radix integer over the rack's faces (one digit a face, of
 radix count + 1), so a side's usage is one small int. Everything is exact: integers and
 fractions, and integer bounds rounded outwards.
 """
+
+from array import array
 
 from engine import calqable_bounds, equation, faces
 from engine.arith import add_term
@@ -282,21 +286,20 @@ def _bounds(st, q, exact, flags):
     return lo, hi, (t_lo, t_hi) if zero else None
 
 
-def _meets(vals, lo, hi):
-    """Whether the sorted list of integers `vals` holds one from lo to hi (None: open)."""
-    i = 0 if lo is None else _index_of(vals, lo, 0)
-    return i < len(vals) and (hi is None or vals[i] <= hi)
+def _meets(look, floors, lo, hi):
+    """Whether a lookup (sorted indexes into `floors`, see _Targets) holds a scaled floor
+    from lo to hi (None: open)."""
+    i = 0 if lo is None else _first(look, floors, lo)
+    return i < len(look) and (hi is None or floors[look[i]] <= hi)
 
 
-def _index_of(vals, lo, after):
-    """The first index of the sorted list `vals` where the value is >= lo (> lo with
-    `after` 1)."""
+def _first(look, floors, lo):
+    """The first position in the lookup `look` whose scaled floor is >= lo."""
     i = 0
-    j = len(vals)
-    lo += after
+    j = len(look)
     while i < j:
         mid = (i + j) // 2
-        if vals[mid] < lo:
+        if floors[look[mid]] < lo:
             i = mid + 1
         else:
             j = mid
@@ -306,12 +309,12 @@ def _index_of(vals, lo, after):
 try:
     from bisect import bisect_left  # type: ignore[import-not-found]  # in C; not on MicroPython
 
-    def _index_of(vals, lo, after):  # the same, quicker
-        return bisect_left(vals, lo + after)
+    def _first(look, floors, lo):  # the same, quicker (two searches in C)
+        return bisect_left(look, bisect_left(floors, lo))
 
-    def _meets(vals, lo, hi):  # the same, quicker
-        i = 0 if lo is None else bisect_left(vals, lo)
-        return i < len(vals) and (hi is None or vals[i] <= hi)
+    def _meets(look, floors, lo, hi):  # the same, quicker
+        i = 0 if lo is None else bisect_left(look, bisect_left(floors, lo))
+        return i < len(look) and (hi is None or floors[look[i]] <= hi)
 
 except ImportError:
     pass
@@ -446,8 +449,10 @@ class _Targets:
         self.gen = gen
         # by_tiles[k]: {a value's key: (scaled floor, value)} of the sides of k tiles (a
         # usage's tile count is k); groups: usage -> {a value's key: that item} of the sides
-        # using it
+        # using it. Once all are in, an item becomes the index of its scaled floor in
+        # `floors` (each floor once, in order; `values[j]` the values of floor j).
         groups = {}  # type: dict
+        bits = {}  # usage -> a bit of its own (in the order met: the same on every runtime)
         by_tiles = []  # type: list
         for entry in entries:
             value = entry[0]
@@ -455,6 +460,7 @@ class _Targets:
             group = groups.get(u)
             if group is None:
                 group = groups[u] = {}
+                bits[u] = 1 << len(bits)
             n, d = value
             key = n * _KEY_D + d if 0 < d < _KEY_D and -_KEY_N < n < _KEY_N else value
             if key in group:
@@ -466,25 +472,47 @@ class _Targets:
             if item is None:
                 item = by_tiles[k][key] = (_down(n, d), value)
             group[key] = item
+        items = []
+        for tiles in by_tiles:
+            items.extend(tiles.values())
+        items.sort()
+        floors = []
+        values = []  # type: list[list]
+        at = {}  # a scaled floor -> its index
+        for f, value in items:
+            if not floors or floors[-1] != f:
+                at[f] = len(floors)
+                floors.append(f)
+                values.append([])
+            if not values[-1] or values[-1][-1] != value:  # (a value in two by_tiles)
+                values[-1].append(value)
+        for table in by_tiles + list(groups.values()):
+            for key in table:
+                table[key] = at[table[key][0]]
+        self.floors = floors
+        self.values = values
+        self.wide = len(floors) > 256  # a lookup's indexes are bytes, or else an array
         self.groups = groups
+        self.bits = bits
         self.by_tiles = by_tiles
         self.entries = entries
         # by_count[k]: the lookup of every side of at most k tiles, made when first needed
         self.by_count = [None] * (most + 1)  # type: list
         self.top = len(by_tiles) - 1  # the most tiles of a side
         # The lookups made, by used * 64 + most, in _SHARDS dicts by used & _SHARD (see
-        # there); the usages found (a list) and their lookup, by a hash of the usages (a
-        # tuple of them would hash as their sum, and many would collide), so too.
-        # (_UNUSED until the first lookup of a shard: most squares make few)
+        # there); and by the usages found (their bits or'ed), in _SHARDS dicts by a hash of
+        # those usages, as many keys share a lookup. (_UNUSED until the first lookup of a
+        # shard: most squares make few)
         self.cache = [_UNUSED] * _SHARDS  # type: list[dict]
-        self.merged = [_UNUSED] * _SHARDS  # type: list[dict[int, list]]
+        self.merged = [_UNUSED] * _SHARDS  # type: list[dict[int, bytes]]
 
     def lookup(self, used, most):
-        """(sorted scaled floors, list of the distinct values) of the sides of at most
-        `most` tiles that the rack, once a side using `used` is paid (gen.counts now), can
-        still pay for."""
+        """The scaled floors of the sides of at most `most` tiles that the rack, once a side
+        using `used` is paid (gen.counts now), can still pay for: their indexes in `floors`,
+        in order, as bytes (an array of 16-bit ones past 256 floors)."""
         if most < 0:
             return _NONE
+        most = min(most, self.top)  # (the callers look the cache up so too: one key)
         key = used * 64 + most
         cache = self.cache[used & _SHARD]
         if cache is _UNUSED:
@@ -502,9 +530,7 @@ class _Targets:
             c = counts[keys[j]]
             if c > 0:
                 total += c
-        most = min(most, self.top, total)
-        if most < 0:
-            return _NONE
+        most = min(most, total)
         key2 = used * 64 + most
         if key2 in cache:
             out = cache[key2]
@@ -530,29 +556,25 @@ class _Targets:
                 out = self.of_count(min(most, len(self.by_count) - 1))
                 break
         if out is None:
-            groups = self.groups
-            hits = []
+            bits = self.bits
+            mask = 0
             h = 0
             for u in subs:
-                if u in groups:
-                    hits.append(u)
+                bit = bits.get(u)
+                if bit is not None:
+                    mask |= bit
                     h = ((h << 5) ^ u) & 0xFFFFFF
             merged = self.merged[h & _SHARD]
             if merged is _UNUSED:
                 merged = self.merged[h & _SHARD] = {}
-            same = merged.get(h)
-            if same is None:
-                same = merged[h] = []
-            for was, its in same:
-                if was == hits:
-                    out = its
-                    break
-            else:
+            out = merged.get(mask)
+            if out is None:
+                groups = self.groups
                 found = {}  # type: dict
-                for u in hits:
-                    found.update(groups[u])
-                out = _lookup(found)
-                same.append((hits, out))
+                for u in subs:
+                    if u in bits:
+                        found.update(groups[u])
+                out = merged[mask] = self.pack(found)
         cache[key] = out
         cache[key2] = out
         return out
@@ -564,22 +586,33 @@ class _Targets:
             acc = {}  # type: dict
             for j in range(min(k + 1, len(self.by_tiles))):
                 acc.update(self.by_tiles[j])
-            out = self.by_count[k] = _lookup(acc)
+            out = self.by_count[k] = self.pack(acc)
         return out
 
+    def pack(self, found):
+        """The lookup of a dict value's key -> index of its scaled floor."""
+        ix = sorted(found.values())
+        j = 1
+        for i in range(1, len(ix)):  # values of one floor: the floor once
+            if ix[i] != ix[j - 1]:
+                ix[j] = ix[i]
+                j += 1
+        del ix[j:]
+        return array("H", ix) if self.wide else bytes(ix)
 
-def _lookup(found):
-    """(sorted floors, the values in the same order) of a dict value's key -> [scaled floor,
-    value, ...] (see _Targets)."""
-    pairs = list(found.values())
-    pairs.sort()
-    return ([p[0] for p in pairs], [p[1] for p in pairs])
-
-
-def _between(look, lo, hi):
-    """The values of a lookup whose scaled floors lie from lo to hi."""
-    floors = look[0]
-    return look[1][_index_of(floors, lo, 0) : _index_of(floors, hi, 1)]
+    def between(self, look, lo, hi):
+        """The values of a lookup whose scaled floors lie from lo to hi (a list only to
+        read: it may be one of `values`)."""
+        floors = self.floors
+        values = self.values
+        i = _first(look, floors, lo)
+        j = _first(look, floors, hi + 1)
+        if j - i == 1:
+            return values[look[i]]  # most often
+        out = []
+        for k in range(i, j):
+            out.extend(values[look[k]])
+        return out
 
 
 def _value_of(st, n1):
@@ -599,19 +632,19 @@ def _value_of(st, n1):
     return tn * gd + sg * gn * td, td * gd
 
 
-def _candidates(look, st, lo1, hi1):
+def _candidates(targets, look, st, lo1, hi1):
     """The values of a lookup that a side in parse state `st` can end with as a number n1
     from lo1 to hi1 (the value is monotonic in n1)."""
     a = _value_of(st, lo1)
     b = _value_of(st, hi1)
     if a is None or b is None:
-        return look[1]
+        return targets.between(look, targets.floors[0], targets.floors[-1]) if look else []
     if a[0] * b[1] > b[0] * a[1]:
         a, b = b, a
-    return _between(look, _down(a[0], a[1]), _up(b[0], b[1]))
+    return targets.between(look, _down(a[0], a[1]), _up(b[0], b[1]))
 
 
-_NONE = ([], [])  # type: tuple
+_NONE = b""  # the empty lookup
 _NO_LIMIT = const(1 << 29)
 
 
@@ -1395,10 +1428,10 @@ class _Calq(Generation):
                 out |= flag
         return out
 
-    def reachable(self, ln, k, stop, fixed, tiles, st, vals):
+    def reachable(self, ln, k, stop, fixed, tiles, st, look, floors):
         """Whether a side in parse state `st` at square k can, with up to `tiles` more rack
         tiles (exactly the squares up to `stop` if `fixed`, else ending where it may), end
-        with a value whose scaled floor is in the sorted list `vals`. Sound, not exact: the
+        with a value whose scaled floor is in the lookup `look` (of `floors`). Sound, not exact: the
         sides are followed by where their operators and bars go, each number within the
         range its length and the digits left allow (every bound rounded outwards)."""
         free = ln.free
@@ -1419,7 +1452,7 @@ class _Calq(Generation):
                     term = _term_range(alo, ahi, dv, nums)
                     if term is not None:
                         lo, hi = _plus(tlo, thi, sg, term)
-                        if _meets(vals, lo, hi):
+                        if _meets(look, floors, lo, hi):
                             return True
                 if k == stop:
                     return False
@@ -1518,6 +1551,8 @@ class _Calq(Generation):
         room = wk.room
         white_keys = self.white_keys
         caches = targets.cache if targets is not None else []  # type: list[dict]
+        floors = targets.floors if targets is not None else []
+        t_top = targets.top if targets is not None else 0  # the most tiles of a target
         placed = []  # type: list[tuple[int, int]]
         bound = wk.bound
         bound_short = wk.bound_short
@@ -1589,27 +1624,27 @@ class _Calq(Generation):
                 if targets is not None and nk + 1 >= cut:
                     # Every side on from here has more than `cut` tiles: it must meet a
                     # short side of the other kind.
-                    look = caches[used & _SHARD].get(
-                        used * 64 + spare - (most if fixed else nk + 1)
-                    )
+                    more = spare - (most if fixed else nk + 1)
+                    more = min(more, t_top)
+                    look = caches[used & _SHARD].get(used * 64 + more)
                     if look is None:
-                        look = targets.lookup(used, spare - (most if fixed else nk + 1))
-                    vals = look[0]
+                        look = targets.lookup(used, more)
                     b = _bounds(st, end - k, fixed, rfl | board[k][end])
                     if b is None:
                         return
-                    if not _meets(vals, b[0], b[1]):
+                    if not _meets(look, floors, b[0], b[1]):
                         z = b[2]
-                        if z is None or not _meets(vals, z[0], z[1]):
+                        if z is None or not _meets(look, floors, z[0], z[1]):
                             return
             if targets is not None and (ph == 0 or ph == 2):
                 if nk >= cut and end - k >= 3:
                     # a run starts: can the side still end with a value to meet?
                     more = spare - (most if fixed else nk + (1 if free[k] else 0))
+                    more = min(more, t_top)
                     look = caches[used & _SHARD].get(used * 64 + more)
                     if look is None:
                         look = targets.lookup(used, more)
-                    if not self.reachable(ln, k, end, fixed, left, st, look[0]):
+                    if not self.reachable(ln, k, end, fixed, left, st, look, floors):
                         return
                 least = 0 if run is None else run[3]
                 done = run is None or run[4]
@@ -1736,10 +1771,12 @@ class _Calq(Generation):
             top = 10**j
             low = top // 10 if j > 1 else 0
             first = 1 if low == 0 and (ph == 2 or dv) else low  # no ÷ 0, no over 0
-            look = cache.get(used * 64 + spare - nk - m)
+            more = spare - nk - m
+            more = min(more, targets.top)
+            look = cache.get(used * 64 + more)
             if look is None:
-                look = targets.lookup(used, spare - nk - m)
-            values = _candidates(look, st, first, top - 1)
+                look = targets.lookup(used, more)
+            values = _candidates(targets, look, st, first, top - 1)
             tried += len(values)
             todo.append((p, m, held, values, low, top))
         if tried > 4 * walking:
@@ -1941,10 +1978,13 @@ class _Calq(Generation):
         if v1 is None or v2 is None:
             return
         k, q, nonzero, over = run1
-        look = wk.targets.cache[head[0] & _SHARD].get(head[0] * 64 + wk.spare - nk)
+        targets = wk.targets
+        room = wk.spare - nk  # tiles left for a side of the other kind
+        room = min(room, targets.top)
+        look = targets.cache[head[0] & _SHARD].get(head[0] * 64 + room)
         if look is None:
-            look = wk.targets.lookup(head[0], wk.spare - nk)
-        if not look[0]:
+            look = targets.lookup(head[0], room)
+        if not look:
             return
         pos = wk.s0 if wk.fixed else last
         # The value is a x + b (a / x + b if run 1 divides: `over`), all over dd.
@@ -1959,7 +1999,7 @@ class _Calq(Generation):
             b = 2 * w1 - w2
         if a == 0:
             f = _down(v1[0], v1[1])
-            for value in _between(look, f, f):
+            for value in wk.targets.between(look, f, f):
                 if value == v1:
                     for x in self.numbers(wk.ln, k, q, nonzero):
                         self.side1(wk, k, q, x, value, nk, head, more, held, placed, pos)
@@ -1976,7 +2016,7 @@ class _Calq(Generation):
             hi = (a * (top - 1) + b, dd)
         if lo[0] * hi[1] > hi[0] * lo[1]:
             lo, hi = hi, lo
-        for value in _between(look, _down(lo[0], lo[1]), _up(hi[0], hi[1])):
+        for value in wk.targets.between(look, _down(lo[0], lo[1]), _up(hi[0], hi[1])):
             tn, td = value
             g = tn * dd - b * td  # (value × dd - b) × td
             if over:
