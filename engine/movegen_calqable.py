@@ -46,8 +46,10 @@ out is given up (`given_up`); the generation goes on with the next square, the r
 counts put back (`refill`). The lookups a square's long walks make are kept in small
 dicts, not one large one: the Pico's heap mid-search has room for many small blocks, not a
 large one. A lookup is a few bytes (indexes into the square's sorted scaled floors), keyed
-once: as two lists of floors and values, keyed twice, the search's live heap peaked at
-71,328 B on the emulated Pico's 12 positions of tools/hintbench.py; now at 52,272 B.
+once; a line's tables of faces share their tuples and lists between squares alike
+(_Line). The search's live heap peaked at 71,328 B on the emulated Pico's 12 positions of
+tools/hintbench.py with two lists of floors and values a lookup, keyed twice; at 52,304 B
+with the bytes; at 46,928 B with the tables shared (2026-11-28).
 
 Tiles used are counted in a mixed-radix integer over the rack's faces (one digit a face, of
 radix count + 1), so a side's usage is one small int. Everything is exact: integers and
@@ -645,6 +647,14 @@ def _candidates(targets, look, st, lo1, hi1):
 
 
 _NONE = b""  # the empty lookup
+
+
+def _placement(p):
+    """A Move's placement (square, code) of a side's placement p: square << 7 | code (a
+    small int, not a tuple: a side keeps its placements)."""
+    return (p >> 7, p & 0x7F)
+
+
 _NO_LIMIT = const(1 << 29)
 
 
@@ -705,8 +715,11 @@ class _Walk:
 
 class _Line:
     """One row or column: its squares, and for each the faces a side may have there, as
-    (key, place, placement, value, equation factor, cross score, kind, digit, flag): the
-    tile on the board (key None), or the rack faces its cross check lets through."""
+    (key, place, code, value, equation factor, cross score, kind, digit, flag): the tile on
+    the board (key None), or the rack faces its cross check lets through. The tuples hold
+    no square, so that squares alike share them, and their lists too (_Calq.faces_at): one
+    line's tables held 9-12 KB of the Pico's heap when each square had its own. A side's
+    placements are ints, `at[k] | code` for square k (_placement)."""
 
     def __init__(self, gen, line, cross_step):
         self.line = line
@@ -716,7 +729,6 @@ class _Line:
         codes = bytes([cells[i] for i in line])
         self.codes = codes
         values = gen.values
-        key_info = gen.key_info
         opts = []  # type: list[list[tuple]]
         free = []
         flags = []
@@ -747,28 +759,12 @@ class _Line:
             spots.append(k)
             flags.append(0)
             i = line[k]
-            cross = gen.seg(i, cross_step)
-            tile_f, run_f = gen.premium(i)
-            here = []  # type: list[tuple]
-            ds = []
-            ws = []
-            for key, place, code, value, kind, digit, bit in key_info:
-                c_score = 0
-                if cross is not None:
-                    c_score = cross.get(key)
-                    if c_score is None:
-                        continue
-                here.append(
-                    (key, place, (i, code), value * tile_f, run_f, c_score, kind, digit, bit)
-                )
-                if kind == _DIGIT:
-                    ds.append((digit, key))
-                else:
-                    ws.append((kind, key))
+            here, ds, ws = gen.faces_at(gen.seg(i, cross_step), gen.premium(i))
             opts.append(here)
             digits.append(ds)
             whites.append(ws)
         self.opts = opts
+        self.at = [i << 7 for i in line]  # a placement's square, as _placement packs it
         self.free = free
         self.gain = None  # type: list | None  # see tables()
         self.digits = digits
@@ -889,6 +885,10 @@ class _Calq(Generation):
         # set (a search's, called in the walk), else kept in `found` for scored() to yield.
         self.emit = None
         self.found = []  # type: list
+        # _Line's tables, shared: a square's faces by premium (squares without a cross
+        # check), and the face tuples
+        self.plain = {}  # type: dict
+        self.shared = {}  # type: dict
 
     # -- cross checks --------------------------------------------------------------------------
 
@@ -901,6 +901,44 @@ class _Calq(Generation):
             if self.kinds[p] == RUN:
                 return 1, self.factors[p]
         return 1, 1
+
+    def faces_at(self, cross, premium):
+        """(faces, digits, others) of an empty square with the cross check `cross` (or
+        None) and the premium (tile factor, equation factor): see _Line. Squares without a
+        cross check share them by premium; every square shares the face tuples."""
+        plain = cross is None
+        if plain:
+            got = self.plain.get(premium)
+            if got is not None:
+                return got
+        tile_f, run_f = premium
+        shared = self.shared
+        here = []  # type: list[tuple]
+        ds = []
+        ws = []
+        for key, place, code, value, kind, digit, bit in self.key_info:
+            c_score = 0
+            if not plain:
+                c_score = cross.get(key)
+                if c_score is None:
+                    continue
+            item = (key, place, code, value * tile_f, run_f, c_score, kind, digit, bit)
+            # (MicroPython hashes a tuple of ints as their sum: the key puts them apart)
+            skey = (code * 4 + tile_f) * 4096 + run_f * 1024 + c_score
+            was = shared.get(skey)
+            if was is not None and was == item:
+                item = was
+            else:
+                shared[skey] = item
+            here.append(item)
+            if kind == _DIGIT:
+                ds.append((digit, key))
+            else:
+                ws.append((kind, key))
+        got = (here, ds, ws)
+        if plain:
+            self.plain[premium] = got
+        return got
 
     def tile(self, i, ch):
         """(value with a tile premium, equation factor) of a new tile `ch` on square i."""
@@ -1402,9 +1440,9 @@ class _Calq(Generation):
         floor = self.floor
         if floor is not None and score <= floor[0]:
             return None
-        placed = list(l_placed) + list(r_placed)
+        placed = [_placement(p) for p in l_placed] + [_placement(p) for p in r_placed]
         if not e_old:
-            placed.append((e_tile[0], ord(faces.EQUALS)))
+            placed.append((e_tile[0], _EQUALS_CODE))
         return Move(placed, self.w), score
 
     def fits(self, u, v):
@@ -1553,7 +1591,8 @@ class _Calq(Generation):
         caches = targets.cache if targets is not None else []  # type: list[dict]
         floors = targets.floors if targets is not None else []
         t_top = targets.top if targets is not None else 0  # the most tiles of a target
-        placed = []  # type: list[tuple[int, int]]
+        placed = []  # type: list[int]  # (see _placement)
+        at = ln.at
         bound = wk.bound
         bound_short = wk.bound_short
         if bound is not None or bound_short is not None:
@@ -1664,7 +1703,7 @@ class _Calq(Generation):
                         for key in white_keys:
                             whites += counts[key]
                         digits = whites > 0
-            for key, place, at, v, f, c_score, kind, d, bit in opts[k]:
+            for key, place, code, v, f, c_score, kind, d, bit in opts[k]:
                 nrun = run
                 if kind == _DIGIT:
                     if not digits:
@@ -1690,7 +1729,7 @@ class _Calq(Generation):
                 if nst is None:
                     continue
                 counts[key] = c - 1
-                placed.append(at)
+                placed.append(at[k] | code)
                 go(
                     k + 1,
                     nst,
@@ -1861,7 +1900,8 @@ class _Calq(Generation):
                     continue
                 counts[key] -= 1
                 head = [used + o[1], tsum + o[3], mult * o[4], cross_sum + o[5]]
-                self.rest(wk, run1, q + 1, n1, n2, head, [o[2]], nk + m1 + 1, held, placed)
+                more = [ln.at[q] | o[2]]
+                self.rest(wk, run1, q + 1, n1, n2, head, more, nk + m1 + 1, held, placed)
                 counts[key] += 1
             if not free[q]:
                 break  # run 1 stops at the operator or bar on the board
@@ -1876,6 +1916,7 @@ class _Calq(Generation):
         the placements after run 1."""
         ln = wk.ln
         opts = ln.opts
+        at = ln.at
         free = ln.free
         n = ln.n
         counts = self.counts
@@ -1924,7 +1965,7 @@ class _Calq(Generation):
                     return
                 if gaps is not None and not held and gaps[r] > left - m:
                     return  # the side must reach a tile on the board, and cannot
-                for key, place, at, v, f, c_score, kind, d, _ in opts[r]:
+                for key, place, code, v, f, c_score, kind, d, _ in opts[r]:
                     if counts[key] <= 0:
                         continue
                     if kind == _DIGIT:
@@ -1943,7 +1984,7 @@ class _Calq(Generation):
                     head[1] += v
                     head[2] *= f
                     head[3] += c_score
-                    more.append(at)
+                    more.append(at[r] | code)
                     grow(r + 1, t1, t2, run + 1 if kind == _DIGIT else 0, m + 1, held)
                     more.pop()
                     head[0] -= place
@@ -2096,5 +2137,5 @@ class _Calq(Generation):
             parts[1] += o[3]
             parts[2] *= o[4]
             parts[3] += o[5]
-            parts[4].append(o[2])
+            parts[4].append(ln.at[q] | o[2])
         return True
