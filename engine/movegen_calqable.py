@@ -923,13 +923,15 @@ class _Calq(Generation):
                 if c_score is None:
                     continue
             item = (key, place, code, value * tile_f, run_f, c_score, kind, digit, bit)
-            # (MicroPython hashes a tuple of ints as their sum: the key puts them apart)
-            skey = (code * 4 + tile_f) * 4096 + run_f * 1024 + c_score
-            was = shared.get(skey)
-            if was is not None and was == item:
-                item = was
-            else:
-                shared[skey] = item
+            if not c_score:
+                # kept for the generation: the faces that score no cross equation (those
+                # of a cross check are the line's own, few alike, and go with it)
+                skey = (code * 4 + tile_f) * 4 + run_f
+                was = shared.get(skey)
+                if was is None:
+                    shared[skey] = item
+                else:
+                    item = was
             here.append(item)
             if kind == _DIGIT:
                 ds.append((digit, key))
