@@ -89,10 +89,11 @@ positions, 5 s, 200 and 60 held 66.7 % and 66.0 % (one position better, one wors
 60 keeps fewer sides at once (those runs came before a square searched again stopped
 offering its moves twice, which moved 60's 49.4 % to 49.3 %). CALQ_SIDES is 60.
 On the chip Cal-Q-Able stays far from the hint's other goals (tools/hintbench.py,
-2026-11-28, last run, the lines ranked by a rough bound first: movegen_calqable): 19.1 % of
-the best score at 80 M fuel (55.5 % at 400 M), the best within 400 M on 19 of 82. On the
-emulated Pico (12 positions) 34.9 % at 1 s, 66.0 % at 5 s, the best within 5 s on 4, and
-the heap never ran out (live heap at most 71,328 B).
+2026-11-28, last run, after the heap changes of movegen_calqable): 17.8 % of the best score
+at 80 M fuel (55.6 % at 400 M; 19.1 % before them, two positions' moves now just after 80
+M), the best within 400 M on 19 of 82. On the emulated Pico (12 positions) 34.9 % at 1 s,
+68.6 % at 5 s, the best within 5 s on 4, and the heap never ran out (live heap at most
+46,928 B; 71,328 B before those changes).
 The whole rack's search of one square of `=` most often costs 20-60 ms on CPython, and
 `movegen.best` took 39-80 M WASI fuel a CPython millisecond: one to three G fuel on the
 chip, against the 400 M budget. With the generator of that morning, pass sizes (2, 3), (3),
