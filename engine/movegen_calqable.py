@@ -454,7 +454,8 @@ class _Targets:
         # using it. Once all are in, an item becomes the index of its scaled floor in
         # `floors` (each floor once, in order; `values[j]` the values of floor j).
         groups = {}  # type: dict
-        bits = {}  # usage -> a bit of its own (in the order met: the same on every runtime)
+        # usage -> a bit of its own (in the order met: the same on every runtime)
+        bits = {}  # type: dict[int, int]
         by_tiles = []  # type: list
         for entry in entries:
             value = entry[0]
@@ -478,7 +479,7 @@ class _Targets:
         for tiles in by_tiles:
             items.extend(tiles.values())
         items.sort()
-        floors = []
+        floors = []  # type: list[int]
         values = []  # type: list[list]
         at = {}  # a scaled floor -> its index
         for f, value in items:
@@ -926,11 +927,12 @@ class _Calq(Generation):
             if not c_score:
                 # kept for the generation: the faces that score no cross equation (those
                 # of a cross check are the line's own, few alike, and go with it)
-                skey = (code * 4 + tile_f) * 4 + run_f
+                # (one key a face and premium: profile factors are 2 to 15)
+                skey = (code * 16 + tile_f) * 16 + run_f
                 was = shared.get(skey)
                 if was is None:
                     shared[skey] = item
-                else:
+                elif was == item:
                     item = was
             here.append(item)
             if kind == _DIGIT:

@@ -19,10 +19,14 @@ import time
 import pytest
 
 from engine import movegen
+from engine.game import Game
+from engine.profile import Profile
 from engine.search import Search
 from tests import movegen_brute
+from tests.engine.fixtures import profile_data
 from tests.engine.test_movegen import position
 from tools import benchset
+from tools.positions import lay_out
 
 COUNT = int(os.environ.get("MOVEGEN_POSITIONS", "40"))
 
@@ -85,6 +89,27 @@ def test_a_run_between_board_tiles_is_solved_for():
     want, problems = against_oracle(g)
     assert not problems, "; ".join(problems[:3])
     assert g.move("G10:4 I10:+ K10:× M10:= N10:4 O10:9") in want
+
+
+def test_premiums_of_any_factor_keep_the_faces_apart():
+    """A maker's profile may give a premium any factor from 2 to 15 (engine/profile.py).
+    The Cal-Q-Able generator shares its tables of faces between squares alike, so a `3` on
+    a tile x5 square must stay apart from a `4` on a plain one. The default layout with its
+    factors raised (tiles x5 and x13, equations x7 and x15), on the set's first 6 positions
+    with a rack of five: every move agrees with the brute force."""
+    data = profile_data("calqable")
+    for letter, factor in (("o", 5), ("y", 13), ("b", 7), ("g", 15)):
+        data["legend"][letter]["factor"] = factor
+    profile = Profile(data)
+    entries = [e for e in benchset.load() if e["game"] == "calqable"][:6]
+    moves = 0
+    for entry in entries:
+        g = lay_out(Game(profile, 2, seed=entry["seed"]), entry["board"])
+        g.racks[g.to_move] = ["3", "4", "+", "7", "1"]
+        want, problems = against_oracle(g)
+        assert not problems, "; ".join(problems[:3])
+        moves += len(want)
+    assert moves > 100, moves
 
 
 def main(argv):
