@@ -46,10 +46,10 @@ out is given up (`given_up`); the generation goes on with the next square, the r
 counts put back (`refill`). The lookups a square's long walks make are kept in small
 dicts, not one large one: the Pico's heap mid-search has room for many small blocks, not a
 large one. A lookup is a few bytes (indexes into the square's sorted scaled floors), keyed
-once; a line's tables of faces share their tuples and lists between squares alike
+once; the squares of a line without a cross check share their tables of faces, by premium
 (_Line). The search's live heap peaked at 71,328 B on the emulated Pico's 12 positions of
 tools/hintbench.py with two lists of floors and values a lookup, keyed twice; at 52,304 B
-with the bytes; at 46,928 B with the tables shared (2026-11-28).
+with the bytes; at 46,608 B with the tables shared (2026-11-28).
 
 Tiles used are counted in a mixed-radix integer over the rack's faces (one digit a face, of
 radix count + 1), so a side's usage is one small int. Everything is exact: integers and
@@ -718,9 +718,9 @@ class _Line:
     """One row or column: its squares, and for each the faces a side may have there, as
     (key, place, code, value, equation factor, cross score, kind, digit, flag): the tile on
     the board (key None), or the rack faces its cross check lets through. The tuples hold
-    no square, so that squares alike share them, and their lists too (_Calq.faces_at): one
-    line's tables held 9-12 KB of the Pico's heap when each square had its own. A side's
-    placements are ints, `at[k] | code` for square k (_placement)."""
+    no square, so that the squares without a cross check share their lists by premium
+    (_Calq.faces_at): one line's tables held 9-12 KB of the Pico's heap when each square
+    had its own. A side's placements are ints, `at[k] | code` for square k (_placement)."""
 
     def __init__(self, gen, line, cross_step):
         self.line = line
@@ -886,10 +886,8 @@ class _Calq(Generation):
         # set (a search's, called in the walk), else kept in `found` for scored() to yield.
         self.emit = None
         self.found = []  # type: list
-        # _Line's tables, shared: a square's faces by premium (squares without a cross
-        # check), and the face tuples
+        # _Line's tables of the squares without a cross check, shared by premium
         self.plain = {}  # type: dict
-        self.shared = {}  # type: dict
 
     # -- cross checks --------------------------------------------------------------------------
 
@@ -906,14 +904,13 @@ class _Calq(Generation):
     def faces_at(self, cross, premium):
         """(faces, digits, others) of an empty square with the cross check `cross` (or
         None) and the premium (tile factor, equation factor): see _Line. Squares without a
-        cross check share them by premium; every square shares the face tuples."""
+        cross check share them by premium."""
         plain = cross is None
         if plain:
             got = self.plain.get(premium)
             if got is not None:
                 return got
         tile_f, run_f = premium
-        shared = self.shared
         here = []  # type: list[tuple]
         ds = []
         ws = []
@@ -923,18 +920,7 @@ class _Calq(Generation):
                 c_score = cross.get(key)
                 if c_score is None:
                     continue
-            item = (key, place, code, value * tile_f, run_f, c_score, kind, digit, bit)
-            if not c_score:
-                # kept for the generation: the faces that score no cross equation (those
-                # of a cross check are the line's own, few alike, and go with it)
-                # (one key a face and premium: profile factors are 2 to 15)
-                skey = (code * 16 + tile_f) * 16 + run_f
-                was = shared.get(skey)
-                if was is None:
-                    shared[skey] = item
-                elif was == item:
-                    item = was
-            here.append(item)
+            here.append((key, place, code, value * tile_f, run_f, c_score, kind, digit, bit))
             if kind == _DIGIT:
                 ds.append((digit, key))
             else:

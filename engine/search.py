@@ -93,7 +93,7 @@ On the chip Cal-Q-Able stays far from the hint's other goals (tools/hintbench.py
 at 80 M fuel (55.6 % at 400 M; 19.1 % before them, two positions' moves now just after 80
 M), the best within 400 M on 19 of 82. On the emulated Pico (12 positions) 34.9 % at 1 s,
 68.6 % at 5 s, the best within 5 s on 4, and the heap never ran out (live heap at most
-46,928 B; 71,328 B before those changes).
+46,608 B; 71,328 B before those changes).
 The whole rack's search of one square of `=` most often costs 20-60 ms on CPython, and
 `movegen.best` took 39-80 M WASI fuel a CPython millisecond: one to three G fuel on the
 chip, against the 400 M budget. With the generator of that morning, pass sizes (2, 3), (3),
