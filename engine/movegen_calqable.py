@@ -168,8 +168,11 @@ def _term(an, ad, dv, ph, num, den):
     return an, ad
 
 
-def _end(tn, td, sg, an, ad, dv, ph, num, den):
-    """The side's exact value (n, d) in lowest terms if it may end here, else None."""
+def _end(st):
+    """The exact value (n, d) in lowest terms of a side in parse state `st` if it may end
+    here, else None. (It takes the tuple, not its items: on MicroPython a call `f(*st)`
+    copies them into a fresh heap block.)"""
+    tn, td, sg, an, ad, dv, ph, num, den = st
     term = _term(an, ad, dv, ph, num, den)
     if term is None:
         return None
@@ -1462,86 +1465,13 @@ class _Calq(Generation):
         with a value whose scaled floor is in the lookup `look` (of `floors`). Sound, not exact: the
         sides are followed by where their operators and bars go, each number within the
         range its length and the digits left allow (every bound rounded outwards)."""
-        free = ln.free
-        opts = ln.opts
-        digits = ln.digits
-        whites = ln.whites
-        counts = self.counts
-        S = _SCALE
-
-        def go(k, tiles, tlo, thi, sg, alo, ahi, dv, nums):
-            # (tlo, thi): the terms before; sg, (alo, ahi), dv: the current term as in a
-            # parse state; nums: its operand, (phase, number lo, hi, of one digit,
-            # denominator lo, hi, of one digit) as _digits_step gives them
-            ph = nums[0]
-            if k == stop or (free[k] and not fixed):
-                # the side may end here
-                if ph == 1 or ph == 3:
-                    term = _term_range(alo, ahi, dv, nums)
-                    if term is not None:
-                        lo, hi = _plus(tlo, thi, sg, term)
-                        if _meets(look, floors, lo, hi):
-                            return True
-                if k == stop:
-                    return False
-            if free[k]:
-                if tiles <= 0:
-                    return False
-                tiles -= 1
-                ds = digits[k]
-                a = -1
-                for d, key in ds:
-                    if counts[key] > 0:
-                        a = d
-                        break
-                if a >= 0:
-                    b = a
-                    for j in range(len(ds) - 1, -1, -1):
-                        if counts[ds[j][1]] > 0:
-                            b = ds[j][0]
-                            break
-                    nxt = _digits_step(nums, a, b)
-                    if nxt is not None and go(k + 1, tiles, tlo, thi, sg, alo, ahi, dv, nxt):
-                        return True
-                cands = whites[k]
-            else:
-                o = opts[k][0]
-                if o[6] == _DIGIT:
-                    nxt = _digits_step(nums, o[7], o[7])
-                    return nxt is not None and go(k + 1, tiles, tlo, thi, sg, alo, ahi, dv, nxt)
-                cands = ((o[6], None),)
-            for kind, key in cands:
-                if key is not None:
-                    c = counts[key]
-                    if c <= 0:
-                        continue
-                if kind == _SLASH:
-                    if ph != 1:
-                        continue
-                    nst = (tlo, thi, sg, alo, ahi, dv, (2, nums[1], nums[2], nums[3], 0, 0, True))
-                elif kind == _EQUALS or not (ph == 1 or ph == 3):
-                    continue
-                else:
-                    term = _term_range(alo, ahi, dv, nums)
-                    if term is None:
-                        continue
-                    if kind == _TIMES or kind == _OVER:
-                        nst = (tlo, thi, sg, term[0], term[1], kind == _OVER, _FRESH)
-                    else:
-                        lo, hi = _plus(tlo, thi, sg, term)
-                        nst = (lo, hi, 1 if kind == _ADD else -1, S, S, False, _FRESH)
-                if key is not None:
-                    counts[key] = c - 1
-                found = go(k + 1, tiles, *nst)
-                if key is not None:
-                    counts[key] = c
-                if found:
-                    return True
-            return False
-
+        # (a plain function and one tuple, not a closure: see _go)
+        ctx = (ln.free, ln.opts, ln.digits, ln.whites, self.counts, stop, fixed, look, floors)
         tn, td, sg, an, ad, dv, ph, num, den = st
         nums = (ph, num, num, num < 10, den, den, den < 10)
-        return go(k, tiles, _down(tn, td), _up(tn, td), sg, _down(an, ad), _up(an, ad), dv, nums)
+        return _reach(
+            ctx, k, tiles, _down(tn, td), _up(tn, td), sg, _down(an, ad), _up(an, ad), dv, nums
+        )
 
     def walk(self, wk):
         """Build the sides of `wk`: its short sides into wk.short, each as (value, used,
@@ -1585,157 +1515,21 @@ class _Calq(Generation):
         at = ln.at
         bound = wk.bound
         bound_short = wk.bound_short
+        floor = gain = factor = most_cross = None
         if bound is not None or bound_short is not None:
             floor = self.floor
             gain = ln.gain
             factor = ln.factor
             most_cross = ln.most_cross
 
-        def go(k, st, used, nk, tsum, mult, cross_sum, old, rfl, run):
-            # run: (first square, tails done, heads done, length of the longest run before,
-            # whether that one was solved) of the current run of digits, or None (no
-            # targets, or no run yet)
-            self.steps += 1
-            if self.steps >= self.next_check:
-                self.next_check += STEP_CHECK
-                self.steps_done()
-            ph = st[6]
-            # (A side cannot end at a run start, so the ends come first: the checks below
-            # then spare a run start that leads nowhere its `tails` and `heads`.)
-            if k == stop or (free[k] and not fixed and (ph == 1 or ph == 3)):
-                # the side may end here
-                keep = nk < cut or run is None
-                if not keep:
-                    # the longest run, the last of them, should have solved this side
-                    keep = not run[1] if k - run[0] >= run[3] else not run[4]
-                if keep and k > s0 and (fixed or old or not need_old):
-                    value = _end(*st)
-                    if value is not None:
-                        pos = s0 if fixed else k - 1
-                        if targets is None or (nk < cut and not fixed):
-                            side = (
-                                value,
-                                used,
-                                nk,
-                                tsum,
-                                mult,
-                                cross_sum,
-                                old,
-                                tuple(placed),
-                                pos,
-                            )
-                            short.append(side)
-                            if len(short) > room:
-                                raise _TooMany()
-                        else:
-                            self.meet(wk, value, used, nk, tsum, mult, cross_sum, old, placed, pos)
-                if k == stop:
-                    return
-            left = most - nk
-            if fixed:
-                end = stop
-            else:
-                end = empties[k] + max(left, 0)
-                end = spots[end] if end < nspots else n
-            b = bound if nk >= cut else bound_short
-            if b is not None:
-                # Best first: every move with a side on from here scores at most the squares
-                # up to `end` at their best, with the best of the other sides.
-                top = tsum + gain[end] - gain[k] + b[0]
-                top *= mult * (factor[end] // factor[k]) * b[1]
-                if top + cross_sum + most_cross[end] - most_cross[k] + b[2] <= floor[0]:
-                    return
-            if free[k]:
-                if left <= 0:
-                    return
-                if gaps is not None and not old and gaps[k] > left:
-                    return  # this side must reach a tile on the board, and cannot
-                if targets is not None and nk + 1 >= cut:
-                    # Every side on from here has more than `cut` tiles: it must meet a
-                    # short side of the other kind.
-                    more = spare - (most if fixed else nk + 1)
-                    more = min(more, t_top)
-                    look = caches[used & _SHARD].get(used * 64 + more)
-                    if look is None:
-                        look = targets.lookup(used, more)
-                    b = _bounds(st, end - k, fixed, rfl | board[k][end])
-                    if b is None:
-                        return
-                    if not _meets(look, floors, b[0], b[1]):
-                        z = b[2]
-                        if z is None or not _meets(look, floors, z[0], z[1]):
-                            return
-            if targets is not None and (ph == 0 or ph == 2):
-                if nk >= cut and end - k >= 3:
-                    # a run starts: can the side still end with a value to meet?
-                    more = spare - (most if fixed else nk + (1 if free[k] else 0))
-                    more = min(more, t_top)
-                    look = caches[used & _SHARD].get(used * 64 + more)
-                    if look is None:
-                        look = targets.lookup(used, more)
-                    if not self.reachable(ln, k, end, fixed, left, st, look, floors):
-                        return
-                least = 0 if run is None else run[3]
-                done = run is None or run[4]
-                tail = self.tails(wk, k, st, used, nk, tsum, mult, cross_sum, old, placed, least)
-                head = self.heads(wk, k, st, used, nk, tsum, mult, cross_sum, old, placed, least)
-                run = (k, tail, head, least, done)
-            # Digits go on only towards a side not found already: a short one, one the run
-            # that should solve it could not, or one whose longest run is still to come
-            # (room for an operator and a run at least as long as any before).
-            digits = True
-            if run is not None and nk + (1 if free[k] else 0) >= cut:
-                m = k + 1 - run[0]  # this run's length with a digit here
-                if run[1] and run[2] and (run[4] or run[3] <= m):
-                    digits = k + 2 + max(m, run[3]) <= end
-                    if digits:
-                        whites = white_count[end] - white_count[k + 1]
-                        for key in white_keys:
-                            whites += counts[key]
-                        digits = whites > 0
-            for key, place, code, v, f, c_score, kind, d, bit in opts[k]:
-                nrun = run
-                if kind == _DIGIT:
-                    if not digits:
-                        continue
-                elif k + 2 > end:
-                    continue  # no room for an operand after it
-                elif run is not None:
-                    # the run ends: the longest so far (the last of them) passes on
-                    m = k - run[0]
-                    if m >= run[3]:
-                        nrun = (k + 1, False, False, m, run[2])
-                    else:
-                        nrun = (k + 1, False, False, run[3], run[4])
-                if key is None:  # the tile on the board
-                    nst = _step(st, kind, d)
-                    if nst is not None:
-                        go(k + 1, nst, used, nk, tsum + v, mult, cross_sum, True, rfl, nrun)
-                    return
-                c = counts[key]
-                if c <= 0:
-                    continue
-                nst = _step(st, kind, d)
-                if nst is None:
-                    continue
-                counts[key] = c - 1
-                placed.append(at[k] | code)
-                go(
-                    k + 1,
-                    nst,
-                    used + place,
-                    nk + 1,
-                    tsum + v,
-                    mult * f,
-                    cross_sum + c_score,
-                    old,
-                    rfl & ~bit if c == 1 else rfl,
-                    nrun,
-                )
-                placed.pop()
-                counts[key] = c
-
-        go(s0, _START, 0, 0, 0, 1, 0, False, self.rack_flags(), None)
+        # (a plain function and one tuple, not a closure: see _go)
+        ctx = (
+            self, wk, ln, opts, free, board, white_count, empties, spots, nspots, n, counts, s0,
+            stop, fixed, most, cut, spare, targets, gaps, need_old, short, room,
+            white_keys, caches, floors, t_top, placed, at, bound, bound_short, floor,
+            gain, factor, most_cross,
+        )  # fmt: skip
+        _go(ctx, s0, _START, 0, 0, 0, 1, 0, False, self.rack_flags(), None)
 
     def tails(self, wk, k, st, used, nk, tsum, mult, cross_sum, old, placed, least):
         """Add to wk the long sides that end in a run of digits from square k on (a number,
@@ -1814,6 +1608,8 @@ class _Calq(Generation):
             for value in values:
                 n = _solve(st, value, ph == 2)
                 if n is None or n >= top or n < low or (ph == 2 and n == 0):
+                    continue
+                if not self.may_lay(ln, k, p, n):
                     continue
                 parts = [used, tsum, mult, cross_sum, list(placed)]
                 taken = []  # type: list[str]
@@ -1905,19 +1701,10 @@ class _Calq(Generation):
         0, whether it divides); head: [usage, tile sum, factor, cross scores] so far, `more`
         the placements after run 1."""
         ln = wk.ln
-        opts = ln.opts
-        at = ln.at
-        free = ln.free
-        n = ln.n
-        counts = self.counts
         fixed = wk.fixed
-        stop = wk.stop if fixed else n
-        gaps = wk.gaps
-        need_old = wk.need_old
-        cut = wk.cut
-        longest = run1[1] - run1[0] - 1  # runs after run 1 are at most this long
-        left = wk.most - nk
         bound = wk.bound
+        floor = gain = factor = most_cross = None
+        gain1 = factor1 = cross1 = 0
         if bound is not None:  # as in walk(), run 1's squares at their best
             floor = self.floor
             gain = ln.gain
@@ -1927,85 +1714,22 @@ class _Calq(Generation):
             gain1 = gain[q1] - gain[k] + bound[0]
             factor1 = factor[q1] // factor[k] * bound[1]
             cross1 = most_cross[q1] - most_cross[k] + bound[2]
-
-        def grow(r, s1, s2, run, m, held):
-            # squares q to r - 1 built: m new tiles; `run`: the length of the run of digits
-            # they end in
-            self.steps += 1
-            if self.steps >= self.next_check:
-                self.next_check += STEP_CHECK
-                self.steps_done()
-            if bound is not None:
-                end = stop if fixed else ln.reach(r, left - m)
-                top = (head[1] + gain[end] - gain[r] + gain1) * head[2]
-                top *= factor[end] // factor[r] * factor1
-                if top + head[3] + most_cross[end] - most_cross[r] + cross1 <= floor[0]:
-                    return
-            if (
-                run
-                and (r == stop or (not fixed and free[r]))
-                and nk + m >= cut
-                and (held or not need_old)
-            ):
-                self.solve1(wk, run1, s1, s2, head, more, nk + m, held, placed, r - 1)
-            if r >= stop:
-                return
-            if free[r]:
-                if m >= left:
-                    return
-                if gaps is not None and not held and gaps[r] > left - m:
-                    return  # the side must reach a tile on the board, and cannot
-                for key, place, code, v, f, c_score, kind, d, _ in opts[r]:
-                    if counts[key] <= 0:
-                        continue
-                    if kind == _DIGIT:
-                        if run >= longest:
-                            continue
-                    elif r + 2 > stop:
-                        continue  # no room for an operand after it
-                    t1 = _step(s1, kind, d)
-                    if t1 is None:
-                        continue
-                    t2 = _step(s2, kind, d)
-                    if t2 is None:
-                        continue
-                    counts[key] -= 1
-                    head[0] += place
-                    head[1] += v
-                    head[2] *= f
-                    head[3] += c_score
-                    more.append(at[r] | code)
-                    grow(r + 1, t1, t2, run + 1 if kind == _DIGIT else 0, m + 1, held)
-                    more.pop()
-                    head[0] -= place
-                    head[1] -= v
-                    head[2] //= f
-                    head[3] -= c_score
-                    counts[key] += 1
-                return
-            o = opts[r][0]
-            kind = o[6]
-            if kind == _DIGIT:
-                if run >= longest:
-                    return
-            elif r + 2 > stop:
-                return
-            t1 = _step(s1, kind, o[7])
-            t2 = _step(s2, kind, o[7])
-            if t1 is None or t2 is None:
-                return
-            head[1] += o[3]
-            grow(r + 1, t1, t2, run + 1 if kind == _DIGIT else 0, m, True)
-            head[1] -= o[3]
-
-        grow(q, s1, s2, 0, 0, held)
+        # (a plain function and one tuple, not a closure: see _grow)
+        ctx = (
+            self, wk, ln, ln.opts, ln.at, ln.free, self.counts, fixed,
+            wk.stop if fixed else ln.n, wk.gaps, wk.need_old, wk.cut,
+            run1[1] - run1[0] - 1,  # runs after run 1 are at most this long
+            wk.most - nk, bound, floor, gain, factor, most_cross, gain1, factor1, cross1,
+            head, more, nk, placed, run1,
+        )  # fmt: skip
+        _grow(ctx, q, s1, s2, 0, 0, held)
 
     def solve1(self, wk, run1, s1, s2, head, more, nk, held, placed, last):
         """rest(): the sides that end on square `last` in parse states s1 (run 1 as 1) and
         s2 (run 1 as 2), run 1 solved for: every run 1 the rack can lay when the value
         does not depend on it (× 0 after it)."""
-        v1 = _end(*s1)
-        v2 = _end(*s2)
+        v1 = _end(s1)
+        v2 = _end(s2)
         if v1 is None or v2 is None:
             return
         k, q, nonzero, over = run1
@@ -2060,6 +1784,8 @@ class _Calq(Generation):
 
     def side1(self, wk, k, q, n1, value, nk, s, more, held, placed, pos):
         """Pair the side with run 1 = n1 on squares k to q - 1 if it can be laid."""
+        if not self.may_lay(wk.ln, k, q, n1):
+            return
         parts = [s[0], s[1], s[2], s[3], placed + more]
         taken = []  # type: list[str]
         if self.lay(wk.ln, k, q, n1, parts, taken):
@@ -2096,6 +1822,48 @@ class _Calq(Generation):
         grow(a, 0)
         return out
 
+    def may_lay(self, ln, a, b, n):
+        """Whether lay() would lay the number n on squares a to b - 1, found without
+        building anything: most numbers solved for cannot be laid, and the lists lay()
+        fills are blocks of the heap the chip searches for (emulated Pico, 2026-11-28)."""
+        opts = ln.opts
+        free = ln.free
+        counts = self.counts
+        ok = True
+        q = b - 1
+        m = n
+        while q >= a:
+            d = m % 10
+            m //= 10
+            if not free[q]:
+                if opts[q][0][7] != d:
+                    ok = False
+                    break
+            else:
+                for o in opts[q]:
+                    if o[6] == _DIGIT and o[7] == d:
+                        break
+                else:
+                    ok = False
+                    break
+                key = o[0]
+                if counts[key] <= 0:
+                    ok = False
+                    break
+                counts[key] -= 1
+            q -= 1
+        # the counts back, for the squares taken
+        stop = q
+        q = b - 1
+        m = n
+        while q > stop:
+            d = m % 10
+            m //= 10
+            if free[q]:
+                counts[chr(48 + d)] += 1
+            q -= 1
+        return ok
+
     def lay(self, ln, a, b, n, parts, taken):
         """Lay the number n on squares a to b - 1 (new digits from the rack, the others on
         the board already): add to parts [usage, tile sum, factor, cross scores,
@@ -2129,3 +1897,317 @@ class _Calq(Generation):
             parts[3] += o[5]
             parts[4].append(ln.at[q] | o[2])
         return True
+
+
+def _grow(ctx, r, s1, s2, run, m, held):
+    """_Calq.rest()'s walk: squares q to r - 1 built, m new tiles; `run`: the length of the
+    run of digits they end in. A module function given one tuple `ctx`, not a closure: on
+    MicroPython a call of a closure with more than five cells and arguments together copies
+    them into a fresh heap block, every call (py/objclosure.c)."""
+    (
+        self, wk, ln, opts, at, free, counts, fixed, stop, gaps, need_old, cut, longest,
+        left, bound, floor, gain, factor, most_cross, gain1, factor1, cross1, head, more, nk,
+        placed, run1,
+    ) = ctx  # fmt: skip
+    self.steps += 1
+    if self.steps >= self.next_check:
+        self.next_check += STEP_CHECK
+        self.steps_done()
+    if bound is not None:
+        end = stop if fixed else ln.reach(r, left - m)
+        top = (head[1] + gain[end] - gain[r] + gain1) * head[2]
+        top *= factor[end] // factor[r] * factor1
+        if top + head[3] + most_cross[end] - most_cross[r] + cross1 <= floor[0]:
+            return
+    if run and (r == stop or (not fixed and free[r])) and nk + m >= cut and (held or not need_old):
+        self.solve1(wk, run1, s1, s2, head, more, nk + m, held, placed, r - 1)
+    if r >= stop:
+        return
+    if free[r]:
+        if m >= left:
+            return
+        if gaps is not None and not held and gaps[r] > left - m:
+            return  # the side must reach a tile on the board, and cannot
+        for key, place, code, v, f, c_score, kind, d, _ in opts[r]:
+            if counts[key] <= 0:
+                continue
+            if kind == _DIGIT:
+                if run >= longest:
+                    continue
+            elif r + 2 > stop:
+                continue  # no room for an operand after it
+            t1 = _step(s1, kind, d)
+            if t1 is None:
+                continue
+            t2 = _step(s2, kind, d)
+            if t2 is None:
+                continue
+            counts[key] -= 1
+            head[0] += place
+            head[1] += v
+            head[2] *= f
+            head[3] += c_score
+            more.append(at[r] | code)
+            _grow(ctx, r + 1, t1, t2, run + 1 if kind == _DIGIT else 0, m + 1, held)
+            more.pop()
+            head[0] -= place
+            head[1] -= v
+            head[2] //= f
+            head[3] -= c_score
+            counts[key] += 1
+        return
+    o = opts[r][0]
+    kind = o[6]
+    if kind == _DIGIT:
+        if run >= longest:
+            return
+    elif r + 2 > stop:
+        return
+    t1 = _step(s1, kind, o[7])
+    t2 = _step(s2, kind, o[7])
+    if t1 is None or t2 is None:
+        return
+    head[1] += o[3]
+    _grow(ctx, r + 1, t1, t2, run + 1 if kind == _DIGIT else 0, m, True)
+    head[1] -= o[3]
+
+
+def _go(ctx, k, st, used, nk, tsum, mult, cross_sum, old, rfl, run):
+    """_Calq.walk()'s walk from square k (see there), given its tuple `ctx`: a module
+    function, not a closure, as _grow."""
+    (
+        self, wk, ln, opts, free, board, white_count, empties, spots, nspots, n, counts, s0,
+        stop, fixed, most, cut, spare, targets, gaps, need_old, short, room, white_keys,
+        caches, floors, t_top, placed, at, bound, bound_short, floor, gain, factor,
+        most_cross,
+    ) = ctx  # fmt: skip
+    # run: (first square, tails done, heads done, length of the longest run before,
+    # whether that one was solved) of the current run of digits, or None (no
+    # targets, or no run yet)
+    self.steps += 1
+    if self.steps >= self.next_check:
+        self.next_check += STEP_CHECK
+        self.steps_done()
+    ph = st[6]
+    # (A side cannot end at a run start, so the ends come first: the checks below
+    # then spare a run start that leads nowhere its `tails` and `heads`.)
+    if k == stop or (free[k] and not fixed and (ph == 1 or ph == 3)):
+        # the side may end here
+        keep = nk < cut or run is None
+        if not keep:
+            # the longest run, the last of them, should have solved this side
+            keep = not run[1] if k - run[0] >= run[3] else not run[4]
+        if keep and k > s0 and (fixed or old or not need_old):
+            value = _end(st)
+            if value is not None:
+                pos = s0 if fixed else k - 1
+                if targets is None or (nk < cut and not fixed):
+                    side = (
+                        value,
+                        used,
+                        nk,
+                        tsum,
+                        mult,
+                        cross_sum,
+                        old,
+                        tuple(placed),
+                        pos,
+                    )
+                    short.append(side)
+                    if len(short) > room:
+                        raise _TooMany()
+                else:
+                    self.meet(wk, value, used, nk, tsum, mult, cross_sum, old, placed, pos)
+        if k == stop:
+            return
+    left = most - nk
+    if fixed:
+        end = stop
+    else:
+        end = empties[k] + max(left, 0)
+        end = spots[end] if end < nspots else n
+    b = bound if nk >= cut else bound_short
+    if b is not None:
+        # Best first: every move with a side on from here scores at most the squares
+        # up to `end` at their best, with the best of the other sides.
+        top = tsum + gain[end] - gain[k] + b[0]
+        top *= mult * (factor[end] // factor[k]) * b[1]
+        if top + cross_sum + most_cross[end] - most_cross[k] + b[2] <= floor[0]:
+            return
+    if free[k]:
+        if left <= 0:
+            return
+        if gaps is not None and not old and gaps[k] > left:
+            return  # this side must reach a tile on the board, and cannot
+        if targets is not None and nk + 1 >= cut:
+            # Every side on from here has more than `cut` tiles: it must meet a
+            # short side of the other kind.
+            more = spare - (most if fixed else nk + 1)
+            more = min(more, t_top)
+            look = caches[used & _SHARD].get(used * 64 + more)
+            if look is None:
+                look = targets.lookup(used, more)
+            b = _bounds(st, end - k, fixed, rfl | board[k][end])
+            if b is None:
+                return
+            if not _meets(look, floors, b[0], b[1]):
+                z = b[2]
+                if z is None or not _meets(look, floors, z[0], z[1]):
+                    return
+    if targets is not None and (ph == 0 or ph == 2):
+        if nk >= cut and end - k >= 3:
+            # a run starts: can the side still end with a value to meet?
+            more = spare - (most if fixed else nk + (1 if free[k] else 0))
+            more = min(more, t_top)
+            look = caches[used & _SHARD].get(used * 64 + more)
+            if look is None:
+                look = targets.lookup(used, more)
+            if not self.reachable(ln, k, end, fixed, left, st, look, floors):
+                return
+        least = 0 if run is None else run[3]
+        done = run is None or run[4]
+        tail = self.tails(wk, k, st, used, nk, tsum, mult, cross_sum, old, placed, least)
+        head = self.heads(wk, k, st, used, nk, tsum, mult, cross_sum, old, placed, least)
+        run = (k, tail, head, least, done)
+    # Digits go on only towards a side not found already: a short one, one the run
+    # that should solve it could not, or one whose longest run is still to come
+    # (room for an operator and a run at least as long as any before).
+    digits = True
+    if run is not None and nk + (1 if free[k] else 0) >= cut:
+        m = k + 1 - run[0]  # this run's length with a digit here
+        if run[1] and run[2] and (run[4] or run[3] <= m):
+            digits = k + 2 + max(m, run[3]) <= end
+            if digits:
+                whites = white_count[end] - white_count[k + 1]
+                for key in white_keys:
+                    whites += counts[key]
+                digits = whites > 0
+    for key, place, code, v, f, c_score, kind, d, bit in opts[k]:
+        nrun = run
+        if kind == _DIGIT:
+            if not digits:
+                continue
+        elif k + 2 > end:
+            continue  # no room for an operand after it
+        elif run is not None:
+            # the run ends: the longest so far (the last of them) passes on
+            m = k - run[0]
+            if m >= run[3]:
+                nrun = (k + 1, False, False, m, run[2])
+            else:
+                nrun = (k + 1, False, False, run[3], run[4])
+        if key is None:  # the tile on the board
+            nst = _step(st, kind, d)
+            if nst is not None:
+                _go(ctx, k + 1, nst, used, nk, tsum + v, mult, cross_sum, True, rfl, nrun)
+            return
+        c = counts[key]
+        if c <= 0:
+            continue
+        nst = _step(st, kind, d)
+        if nst is None:
+            continue
+        counts[key] = c - 1
+        placed.append(at[k] | code)
+        _go(
+            ctx,
+            k + 1,
+            nst,
+            used + place,
+            nk + 1,
+            tsum + v,
+            mult * f,
+            cross_sum + c_score,
+            old,
+            rfl & ~bit if c == 1 else rfl,
+            nrun,
+        )
+        placed.pop()
+        counts[key] = c
+
+
+def _reach(ctx, k, tiles, tlo, thi, sg, alo, ahi, dv, nums):
+    """_Calq.reachable()'s walk from square k, given its tuple `ctx` (a module function,
+    not a closure, as _go)."""
+    free, opts, digits, whites, counts, stop, fixed, look, floors = ctx
+    # (tlo, thi): the terms before; sg, (alo, ahi), dv: the current term as in a
+    # parse state; nums: its operand, (phase, number lo, hi, of one digit,
+    # denominator lo, hi, of one digit) as _digits_step gives them
+    ph = nums[0]
+    if k == stop or (free[k] and not fixed):
+        # the side may end here
+        if ph == 1 or ph == 3:
+            term = _term_range(alo, ahi, dv, nums)
+            if term is not None:
+                lo, hi = _plus(tlo, thi, sg, term)
+                if _meets(look, floors, lo, hi):
+                    return True
+        if k == stop:
+            return False
+    if free[k]:
+        if tiles <= 0:
+            return False
+        tiles -= 1
+        ds = digits[k]
+        a = -1
+        for d, key in ds:
+            if counts[key] > 0:
+                a = d
+                break
+        if a >= 0:
+            b = a
+            for j in range(len(ds) - 1, -1, -1):
+                if counts[ds[j][1]] > 0:
+                    b = ds[j][0]
+                    break
+            nxt = _digits_step(nums, a, b)
+            if nxt is not None and _reach(ctx, k + 1, tiles, tlo, thi, sg, alo, ahi, dv, nxt):
+                return True
+        cands = whites[k]
+    else:
+        o = opts[k][0]
+        if o[6] == _DIGIT:
+            nxt = _digits_step(nums, o[7], o[7])
+            return nxt is not None and _reach(ctx, k + 1, tiles, tlo, thi, sg, alo, ahi, dv, nxt)
+        cands = ((o[6], None),)
+    for kind, key in cands:
+        if key is not None:
+            c = counts[key]
+            if c <= 0:
+                continue
+        # the state after it, as _reach's arguments (set one by one: a tuple of them would
+        # be one more heap block)
+        n_tlo = tlo
+        n_thi = thi
+        n_sg = sg
+        if kind == _SLASH:
+            if ph != 1:
+                continue
+            n_alo = alo
+            n_ahi = ahi
+            n_dv = dv
+            nst = (2, nums[1], nums[2], nums[3], 0, 0, True)
+        elif kind == _EQUALS or not (ph == 1 or ph == 3):
+            continue
+        else:
+            term = _term_range(alo, ahi, dv, nums)
+            if term is None:
+                continue
+            nst = _FRESH
+            if kind == _TIMES or kind == _OVER:
+                n_alo = term[0]
+                n_ahi = term[1]
+                n_dv = kind == _OVER
+            else:
+                n_tlo, n_thi = _plus(tlo, thi, sg, term)
+                n_sg = 1 if kind == _ADD else -1
+                n_alo = n_ahi = _SCALE
+                n_dv = False
+        if key is not None:
+            counts[key] = c - 1
+        found = _reach(ctx, k + 1, tiles, n_tlo, n_thi, n_sg, n_alo, n_ahi, n_dv, nst)
+        if key is not None:
+            counts[key] = c
+        if found:
+            return True
+    return False
