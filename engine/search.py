@@ -89,11 +89,11 @@ positions, 5 s, 200 and 60 held 66.7 % and 66.0 % (one position better, one wors
 60 keeps fewer sides at once (those runs came before a square searched again stopped
 offering its moves twice, which moved 60's 49.4 % to 49.3 %). CALQ_SIDES is 60.
 On the chip Cal-Q-Able stays far from the hint's other goals (tools/hintbench.py,
-2026-11-28, last run, after the heap changes of movegen_calqable): 17.8 % of the best score
-at 80 M fuel (55.6 % at 400 M; 19.1 % before them, two positions' moves now just after 80
-M), the best within 400 M on 19 of 82. On the emulated Pico (12 positions) 34.9 % at 1 s,
-68.6 % at 5 s, the best within 5 s on 4, and the heap never ran out (live heap at most
-46,608 B; 71,328 B before those changes).
+2026-11-28, last run, after the heap changes of movegen_calqable and its walks as module
+functions): 18.9 % of the best score at 80 M fuel (56.0 % at 400 M; 19.1 % before the heap
+changes, 17.8 % after them), the best within 400 M on 18 of 82. On the emulated Pico (12
+positions) 34.9 % at 1 s, 68.6 % at 5 s, the best within 5 s on 4, and the heap never ran
+out (live heap at most 46,864 B; 71,328 B before the heap changes).
 The whole rack's search of one square of `=` most often costs 20-60 ms on CPython, and
 `movegen.best` took 39-80 M WASI fuel a CPython millisecond: one to three G fuel on the
 chip, against the 400 M budget. With the generator of that morning, pass sizes (2, 3), (3),
