@@ -1609,16 +1609,15 @@ class _Calq(Generation):
                 n = _solve(st, value, ph == 2)
                 if n is None or n >= top or n < low or (ph == 2 and n == 0):
                     continue
-                if not self.may_lay(ln, k, p, n):
-                    continue
-                parts = [used, tsum, mult, cross_sum, list(placed)]
-                taken = []  # type: list[str]
-                if self.lay(ln, k, p, n, parts, taken):
-                    u, t, f, c, at = parts
+                got = self.lay(ln, k, p, n)
+                if got is not None:
+                    u, t, f, c, at = got
                     pos = wk.s0 if fixed else p - 1
-                    self.meet(wk, value, u, nk + m, t, f, c, held, at, pos)
-                for key in taken:
-                    counts[key] += 1
+                    u += used
+                    t += tsum
+                    f *= mult
+                    c += cross_sum
+                    self.meet(wk, value, u, nk + m, t, f, c, held, placed + at, pos)
         return True
 
     def heads(self, wk, k, st, used, nk, tsum, mult, cross_sum, old, placed, least):
@@ -1784,16 +1783,14 @@ class _Calq(Generation):
 
     def side1(self, wk, k, q, n1, value, nk, s, more, held, placed, pos):
         """Pair the side with run 1 = n1 on squares k to q - 1 if it can be laid."""
-        if not self.may_lay(wk.ln, k, q, n1):
-            return
-        parts = [s[0], s[1], s[2], s[3], placed + more]
-        taken = []  # type: list[str]
-        if self.lay(wk.ln, k, q, n1, parts, taken):
-            u, t, f, c, at = parts
-            self.meet(wk, value, u, nk, t, f, c, held, at, pos)
-        counts = self.counts
-        for key in taken:
-            counts[key] += 1
+        got = self.lay(wk.ln, k, q, n1)
+        if got is not None:
+            u, t, f, c, at = got
+            u += s[0]
+            t += s[1]
+            f *= s[2]
+            c += s[3]
+            self.meet(wk, value, u, nk, t, f, c, held, placed + more + at, pos)
 
     def numbers(self, ln, a, b, nonzero):
         """Every number the rack (counts now) can lay on squares a to b - 1."""
@@ -1822,13 +1819,18 @@ class _Calq(Generation):
         grow(a, 0)
         return out
 
-    def may_lay(self, ln, a, b, n):
-        """Whether lay() would lay the number n on squares a to b - 1, found without
-        building anything: most numbers solved for cannot be laid, and the lists lay()
-        fills are blocks of the heap the chip searches for (emulated Pico, 2026-11-28)."""
+    def lay(self, ln, a, b, n):
+        """What laying the number n on squares a to b - 1 (new digits from the rack, the
+        others on the board already) adds to a side: (usage, tile sum, factor, cross
+        scores, placements), or None if the board, the cross checks or the rack do not let
+        it. The rack's counts are left as they were. Most numbers solved for cannot be
+        laid: that is found before anything is built (on the chip every new object is a
+        search of the heap)."""
         opts = ln.opts
         free = ln.free
         counts = self.counts
+        # Can it be laid? The digits are taken off the counts on the way (a number may
+        # want one twice), then put back.
         ok = True
         q = b - 1
         m = n
@@ -1852,7 +1854,6 @@ class _Calq(Generation):
                     break
                 counts[key] -= 1
             q -= 1
-        # the counts back, for the squares taken
         stop = q
         q = b - 1
         m = n
@@ -1862,41 +1863,28 @@ class _Calq(Generation):
             if free[q]:
                 counts[chr(48 + d)] += 1
             q -= 1
-        return ok
-
-    def lay(self, ln, a, b, n, parts, taken):
-        """Lay the number n on squares a to b - 1 (new digits from the rack, the others on
-        the board already): add to parts [usage, tile sum, factor, cross scores,
-        placements], take the tiles off the rack counts (their keys onto `taken`); False
-        if the board, the cross checks or the rack do not let it."""
-        opts = ln.opts
-        free = ln.free
-        counts = self.counts
-        for q in range(b - 1, a - 1, -1):
+        if not ok:
+            return None
+        u = t = c = 0
+        f = 1
+        at = []  # type: list[int]
+        q = b - 1
+        while q >= a:
             d = n % 10
             n //= 10
             if not free[q]:
-                o = opts[q][0]
-                if o[7] != d:
-                    return False
-                parts[1] += o[3]
-                continue
-            key = chr(48 + d)
-            for o in opts[q]:
-                if o[0] == key:
-                    break
+                t += opts[q][0][3]
             else:
-                return False
-            if counts[key] <= 0:
-                return False
-            counts[key] -= 1
-            taken.append(key)
-            parts[0] += o[1]
-            parts[1] += o[3]
-            parts[2] *= o[4]
-            parts[3] += o[5]
-            parts[4].append(ln.at[q] | o[2])
-        return True
+                for o in opts[q]:
+                    if o[6] == _DIGIT and o[7] == d:
+                        break
+                u += o[1]
+                t += o[3]
+                f *= o[4]
+                c += o[5]
+                at.append(ln.at[q] | o[2])
+            q -= 1
+        return u, t, f, c, at
 
 
 def _grow(ctx, r, s1, s2, run, m, held):
