@@ -41,15 +41,18 @@ tiles, for the main equation and each cross one; +50 for a whole rack.
 
 For the chip (engine/search.py): a square of `=` whose short sides are more than
 `most_sides` is passed over (`skipped`, and kept in `passed` for `passed_over()`, which
-searches those squares again with no cap), and with `give_up` one whose sides run the heap
-out is given up (`given_up`); the generation goes on with the next square, the rack's
-counts put back (`refill`). The lookups a square's long walks make are kept in small
-dicts, not one large one: the Pico's heap mid-search has room for many small blocks, not a
-large one. A lookup is a few bytes (indexes into the square's sorted scaled floors), keyed
-once; the squares of a line without a cross check share their tables of faces, by premium
-(_Line). The search's live heap peaked at 71,328 B on the emulated Pico's 12 positions of
-tools/hintbench.py with two lists of floors and values a lookup, keyed twice; at 52,304 B
-with the bytes; at 46,608 B with the tables shared (2026-11-28).
+searches those squares again by lots of `most_sides` short sides: `by_chunks()`), and with
+`give_up` one whose sides run the heap out is given up (`given_up`); the generation goes on
+with the next square, the rack's counts put back (`refill`). The lookups a square's long
+walks make are kept in small dicts, not one large one: the Pico's heap mid-search has room
+for many small blocks, not a large one. A lookup is a few bytes (indexes into the square's
+sorted scaled floors), keyed once; the squares of a line without a cross check share their
+tables of faces, by premium (_Line). The search's live heap peaked at 71,328 B on the
+emulated Pico's 12 positions of tools/hintbench.py with two lists of floors and values a
+lookup, keyed twice; at 52,304 B with the bytes; at 46,608 B with the tables shared; at
+33,168 B with the squares passed over searched again by lots (46,736 B on the one position
+that came back to them within 5 s, then 33,232 B), the targets' groups as tuples, the walk's
+tuple unpacked seven at a time and the lines as ranges (2026-11-28).
 
 Tiles used are counted in a mixed-radix integer over the rack's faces (one digit a face, of
 radix count + 1), so a side's usage is one small int. Everything is exact: integers and
@@ -454,8 +457,10 @@ class _Targets:
         self.gen = gen
         # by_tiles[k]: {a value's key: (scaled floor, value)} of the sides of k tiles (a
         # usage's tile count is k); groups: usage -> {a value's key: that item} of the sides
-        # using it. Once all are in, an item becomes the index of its scaled floor in
-        # `floors` (each floor once, in order; `values[j]` the values of floor j).
+        # using it. Once all are in, each becomes a tuple of the indexes of their scaled
+        # floors in `floors` (each floor once, in order; `values[j]` the values of floor j),
+        # a group's led by its usage's bit: tuples, not dicts, as they are kept (a dict a
+        # usage held some 2 KB of the chip's heap for 60 sides).
         groups = {}  # type: dict
         # usage -> a bit of its own (in the order met: the same on every runtime)
         bits = {}  # type: dict[int, int]
@@ -483,23 +488,23 @@ class _Targets:
             items.extend(tiles.values())
         items.sort()
         floors = []  # type: list[int]
-        values = []  # type: list[list]
+        values = []  # type: list
         at = {}  # a scaled floor -> its index
         for f, value in items:
             if not floors or floors[-1] != f:
                 at[f] = len(floors)
                 floors.append(f)
-                values.append([])
-            if not values[-1] or values[-1][-1] != value:  # (a value in two by_tiles)
-                values[-1].append(value)
-        for table in by_tiles + list(groups.values()):
-            for key in table:
-                table[key] = at[table[key][0]]
+                values.append((value,))
+            elif values[-1][-1] != value:  # (a value in two by_tiles)
+                values[-1] += (value,)
+        for k in range(len(by_tiles)):
+            by_tiles[k] = tuple([at[item[0]] for item in by_tiles[k].values()])
+        for u, group in groups.items():  # (no key added: the dict may change so)
+            groups[u] = (bits[u],) + tuple([at[item[0]] for item in group.values()])
         self.floors = floors
         self.values = values
         self.wide = len(floors) > 256  # a lookup's indexes are bytes, or else an array
         self.groups = groups
-        self.bits = bits
         self.by_tiles = by_tiles
         self.entries = entries
         # by_count[k]: the lookup of every side of at most k tiles, made when first needed
@@ -562,24 +567,25 @@ class _Targets:
                 out = self.of_count(min(most, len(self.by_count) - 1))
                 break
         if out is None:
-            bits = self.bits
+            groups = self.groups
             mask = 0
             h = 0
             for u in subs:
-                bit = bits.get(u)
-                if bit is not None:
-                    mask |= bit
+                group = groups.get(u)
+                if group is not None:
+                    mask |= group[0]
                     h = ((h << 5) ^ u) & 0xFFFFFF
             merged = self.merged[h & _SHARD]
             if merged is _UNUSED:
                 merged = self.merged[h & _SHARD] = {}
             out = merged.get(mask)
             if out is None:
-                groups = self.groups
-                found = {}  # type: dict
+                found = []  # type: list[int]
                 for u in subs:
-                    if u in bits:
-                        found.update(groups[u])
+                    group = groups.get(u)
+                    if group is not None:
+                        for j in range(1, len(group)):
+                            found.append(group[j])
                 out = merged[mask] = self.pack(found)
         cache[key] = out
         cache[key2] = out
@@ -589,15 +595,16 @@ class _Targets:
         """The lookup of every side of at most k tiles."""
         out = self.by_count[k]
         if out is None:
-            acc = {}  # type: dict
+            acc = []  # type: list[int]
             for j in range(min(k + 1, len(self.by_tiles))):
-                acc.update(self.by_tiles[j])
+                acc.extend(self.by_tiles[j])
             out = self.by_count[k] = self.pack(acc)
         return out
 
     def pack(self, found):
-        """The lookup of a dict value's key -> index of its scaled floor."""
-        ix = sorted(found.values())
+        """The lookup of a list of indexes of scaled floors (sorted here, each kept once)."""
+        ix = found
+        ix.sort()
         j = 1
         for i in range(1, len(ix)):  # values of one floor: the floor once
             if ix[i] != ix[j - 1]:
@@ -607,8 +614,8 @@ class _Targets:
         return array("H", ix) if self.wide else bytes(ix)
 
     def between(self, look, lo, hi):
-        """The values of a lookup whose scaled floors lie from lo to hi (a list only to
-        read: it may be one of `values`)."""
+        """The values of a lookup whose scaled floors lie from lo to hi (only to read: it
+        may be one of `values`, a tuple)."""
         floors = self.floors
         values = self.values
         i = _first(look, floors, lo)
@@ -691,30 +698,58 @@ class _Walk:
     """What building the sides from one square needs: the line, where they may end, how
     many tiles, where they go, and the values to build towards."""
 
+    # Defaults, at the class: a walk sets only what differs, so that its own dict stays
+    # small (a square makes a few walks, and each attribute set in a MicroPython instance
+    # may grow its dict).
+    cut = 0  # from this many tiles on, build towards `targets`
+    targets = None  # type: _Targets | None
+    spare = 0  # B: a side of k tiles meets other sides of at most B - k
+    other = None  # type: tuple | None  # the other kind's short sides (an _index)
+    eq = None  # type: tuple | None  # the `=` (see around()), to pair with them
+    room = _NO_LIMIT  # the most short sides it may keep (see _Calq.most_sides)
+    skip = 0  # the short sides to pass before those it keeps (_Calq.by_chunks)
+    # Best first: as `bound`, for a right walk's short sides (short_bounds())
+    bound_short = None  # type: tuple | None
+    gaps = None  # type: list | None  # (right sides) must reach a tile on the board
+    need_old = False
+    # Best first: (tile sum, factor, cross scores and bonus) that the `=` and any side of
+    # `targets` may add at most to a long side's, or None (see _Calq.bound)
+    bound = None  # type: tuple | None
+
     def __init__(self, ln, s0, stop, fixed, most):
         self.ln = ln
         self.s0 = s0
         self.stop = stop  # a left side ends just before `stop`; a right side by then
         self.fixed = fixed
         self.most = most  # tiles at most
-        self.cut = 0  # from this many tiles on, build towards `targets`
-        self.targets = None  # type: _Targets | None
-        self.spare = 0  # B: a side of k tiles meets other sides of at most B - k
         self.short = []  # type: list  # the short sides found (kept: see _Calq.walk)
-        self.other = None  # type: tuple | None  # the other kind's short sides (an _index)
-        self.eq = None  # type: tuple | None  # the `=` (see around()), to pair with them
-        self.room = _NO_LIMIT  # the most short sides it may keep (see _Calq.most_sides)
-        # Best first: as `bound`, for a right walk's short sides (short_bounds())
-        self.bound_short = None  # type: tuple | None
-        self.gaps = None  # type: list | None  # (right sides) must reach a tile on the board
-        self.need_old = False
-        # Best first: (tile sum, factor, cross scores and bonus) that the `=` and any side
-        # of `targets` may add at most to a long side's, or None (see _Calq.bound)
-        self.bound = None  # type: tuple | None
 
     def end(self, k, tiles):
         """Where a side at square k with `tiles` more to lay ends by (exclusive)."""
         return self.stop if self.fixed else self.ln.reach(k, tiles)
+
+
+class _Square:
+    """What the walks around one square of `=` share (_Calq.square()): its line and
+    position e, the rack tiles B besides the `=` (`budget`) and those a right side may take,
+    where the left sides start (short and long ones), the most tiles of a short right side,
+    whether a right side must hold a tile on the board, the `=` (see around()) and the
+    score bounds of short sides (short_bounds())."""
+
+    def __init__(self):
+        # one a generation, filled again for each square (_Calq.square()): a square's
+        # set-up then allocates nothing of its own on the chip
+        self.ln = None  # type: _Line | None
+        self.e = 0
+        self.budget = 0
+        self.r_budget = 0
+        self.short_starts = []  # type: list  # (square, tiles) of the short left sides
+        self.long_starts = []  # type: list  # and of the long ones
+        self.h_right = 0
+        self.must_old = False
+        self.eq = None  # type: tuple | None
+        self.short_bounds = None  # type: tuple | None
+        self.floor = None  # type: list | None  # the short sides' floor (by_chunks)
 
 
 class _Line:
@@ -891,6 +926,7 @@ class _Calq(Generation):
         self.found = []  # type: list
         # _Line's tables of the squares without a cross check, shared by premium
         self.plain = {}  # type: dict
+        self.sq = _Square()  # the current square of `=` (around())
 
     # -- cross checks --------------------------------------------------------------------------
 
@@ -991,8 +1027,9 @@ class _Calq(Generation):
         h = self.h
         if not self.first_move and self.lone:
             yield from self.singles()
-        lines = [(list(range(r * w, r * w + w)), w) for r in range(h)]
-        lines += [(list(range(c, c + w * h, w)), 1) for c in range(w)]
+        # (ranges, not lists: 30 lists of squares held some 2.5 KB of the chip's heap)
+        lines = [(range(r * w, r * w + w), w) for r in range(h)]
+        lines += [(range(c, c + w * h, w), 1) for c in range(w)]
         if not self.first_move:
             # after the first move the equation holds a tile on the board: a line without
             # one has no move of more than one tile (those are singles())
@@ -1015,20 +1052,26 @@ class _Calq(Generation):
         # the WASI build that ranking ended at a median of 72 M fuel, 53 M after the first
         # move (tools/hintbench.py, 82 positions: 11.7 % of the best at 80 M against 19.1 %
         # with the rough bound, 53.3 % at 400 M against 55.5 %; 2026-11-28).
+        # A line's place in `order` is one int, -bound * span + 2 n + exact (in the order
+        # of those three; a tuple a line held 1 KB of the chip's heap).
+        span = 2 * len(lines)
         order = []
         for n in range(len(lines)):
             line, cross_step = lines[n]
-            order.append((-calqable_bounds.rough(self, line, cross_step), n, False))
+            order.append(-calqable_bounds.rough(self, line, cross_step) * span + 2 * n)
         order.sort()
         while order:
-            top, n, exact = order.pop(0)
-            if -top <= floor[0]:
+            top = order.pop(0)
+            n = top % span
+            exact = n & 1
+            n >>= 1
+            if -(top // span) <= floor[0]:
                 break
             if not exact:
                 ranked = self.ranked(lines, n)
                 if not ranked:
                     continue
-                item = (-ranked[0][3], n, True)
+                item = -ranked[0][3] * span + 2 * n + 1
                 j = 0
                 while j < len(order) and order[j] < item:
                     j += 1
@@ -1115,14 +1158,17 @@ class _Calq(Generation):
             out.append((e, (i, v, mult, cross[faces.EQUALS] if cross is not None else 0), e_rack))
         return out
 
-    def line_moves(self, line, cross_step, spots):
+    def line_moves(self, line, cross_step, spots, chunked=False):
         """The moves along `line` whose `=` stands on one of `spots` (see spots(); a fourth
-        item, the spot's bound, cuts the rest once the floor reaches it)."""
+        item, the spot's bound, cuts the rest once the floor reaches it); `chunked`: see
+        around()."""
         start_pos = -1
         if self.first_move:
             if self.start_sq not in line:
                 return
-            start_pos = line.index(self.start_sq)
+            start_pos = 0
+            while line[start_pos] != self.start_sq:  # (a range has no index() on the chip)
+                start_pos += 1
         floor = self.floor
         ln = None
         for spot in spots:
@@ -1131,7 +1177,7 @@ class _Calq(Generation):
             if ln is None:
                 ln = _Line(self, line, cross_step)
             try:
-                yield from self.around(ln, spot[0], spot[1], spot[2], start_pos)
+                yield from self.around(ln, spot[0], spot[1], spot[2], start_pos, chunked)
             except _TooMany:
                 self.skipped += 1
                 self.refill()
@@ -1146,9 +1192,10 @@ class _Calq(Generation):
                 self.refill()
 
     def passed_over(self):
-        """Yield the moves of the squares of `=` passed over (`passed`), searched now with
-        no cap on their short sides, the highest bound first; each leaves `passed` as it is
-        taken. A search's last resort: they hold the most sides, so the most heap. The moves
+        """Yield the moves of the squares of `=` passed over (`passed`), searched now by
+        lots of `most_sides` short sides (around(), by_chunks()), the highest bound first;
+        each leaves `passed` as it is taken. A search's last resort: they hold the most
+        sides, so the most time; by lots, no more heap than the other squares. The moves
         `emit` had from a square before it was passed over are not handed out again if the
         floor is still what it was when that square started (levels 1 and 2: every move
         once): the walks then go the same way up to there. (Once the floor has moved, the
@@ -1162,16 +1209,13 @@ class _Calq(Generation):
         todo = [passed[j] for j in order]
         passed.clear()
         passed.extend(todo)
-        most = self.most_sides
-        self.most_sides = _NO_LIMIT
         try:
             while passed:
                 line, cross_step, spot, handed, was = passed.pop(0)
                 now = None if self.floor is None else self.floor[0]
                 self.held_back = handed if now == was else 0
-                yield from self.line_moves(line, cross_step, [spot])
+                yield from self.line_moves(line, cross_step, [spot], True)
         finally:
-            self.most_sides = most
             self.held_back = 0
 
     def refill(self):
@@ -1185,10 +1229,87 @@ class _Calq(Generation):
         for key in rack:
             counts[key] = rack[key]
 
-    def around(self, ln, e, e_tile, e_rack, start_pos):
-        """The moves whose `=` stands on line position e."""
+    def around(self, ln, e, e_tile, e_rack, start_pos, chunked=False):
+        """The moves whose `=` stands on line position e. `chunked` (a square passed over,
+        searched again: see passed_over()): the short sides of each kind are taken
+        `most_sides` at a time (_Square), so that the heap holds no more of them than a
+        square not passed over."""
         self.handed = 0
         self.started = None if self.floor is None else self.floor[0]
+        sq = self.square(ln, e, e_tile, e_rack, start_pos)
+        if sq is None:
+            return
+        if chunked:
+            yield from self.by_chunks(sq)
+            return
+        # The left sides, short ones first; the long ones wait for the right sides.
+        lefts = self.lefts(sq, 0, self.most_sides)[0]
+        if not lefts and not sq.long_starts:
+            return  # no left side
+        # The right sides: short ones kept, long ones built towards the short left sides
+        # and paired with them as they come (without any, only the short ones, which the
+        # long left sides meet).
+        left_index = _index(lefts) if lefts else None
+        walk = self.right_walk(sq, lefts, left_index, 0, self.most_sides - len(lefts))
+        found = self.found
+        if found:
+            yield from found
+            found.clear()
+        rights = walk.short
+        if not rights:
+            return
+        right_index = _index(rights)
+        if left_index is not None:
+            yield from self.join(sq.eq, left_index, right_index)
+        if sq.long_starts:
+            yield from self.long_lefts(sq, rights, right_index)
+
+    def by_chunks(self, sq):
+        """around() for a square passed over: the short left sides `most_sides` at a time,
+        each lot met by the long right sides and joined with the short right sides, those
+        too a lot at a time; then the long left sides built towards each lot of short right
+        sides. The walks of short sides are made again for each lot (they are the cheap
+        ones); the long ones are made once a lot of the other kind."""
+        size = max(1, self.most_sides)
+        found = self.found
+        # The walks of short sides are cut by the floor as it was when the square started,
+        # not as the moves found raise it, so that every walk of one kind finds the same
+        # sides in the same order: the lots neither miss nor repeat one.
+        sq.floor = None if self.floor is None else [self.floor[0]]
+        skip = 0
+        more = True
+        while more:
+            lefts, more = self.lefts(sq, skip, size, True)
+            skip += size
+            if not lefts:
+                break
+            left_index = _index(lefts)
+            self.right_walk(sq, lefts, left_index, _NO_LIMIT, 0)  # the long sides only
+            if found:
+                yield from found
+                found.clear()
+            # joined half a lot at a time: the lot of left sides is held beside them
+            for rights in self.right_lots(sq, max(1, size // 2)):
+                yield from self.join(sq.eq, left_index, _index(rights))
+        if not sq.long_starts:
+            return
+        for rights in self.right_lots(sq, size):
+            yield from self.long_lefts(sq, rights, _index(rights))
+
+    def right_lots(self, sq, size):
+        """Yield the short right sides of `sq`, `size` at a time (by_chunks())."""
+        skip = 0
+        more = True
+        while more:
+            rights, more = self.rights(sq, skip, size)
+            skip += size
+            if not rights:
+                return
+            yield rights
+
+    def square(self, ln, e, e_tile, e_rack, start_pos):
+        """What the walks around a square of `=` on line position e share (_Square), or
+        None if no move can have its `=` there."""
         codes = ln.codes
         n = ln.n
         budget = self.limit - e_rack
@@ -1207,15 +1328,23 @@ class _Calq(Generation):
                 right_old = True
                 break
         if not (first or e_old or left_old or right_old):
-            return  # no tile on the board within the rack's reach: the equation holds none
-        must_old = not (first or e_old or left_old)
-        lefts_need_old = not (first or e_old or right_old)
+            return None  # no tile on the board within the rack's reach: the equation holds none
         # A left side takes a rack tile unless the square before the `=` holds one already,
         # and so does a right side.
         r_budget = budget - (0 if codes[e - 1] else 1)
         l_budget = budget - (0 if codes[e + 1] else 1)
         if r_budget < 0 or l_budget < 0:
-            return
+            return None
+        sq = self.sq  # (filled here, not by a method of its own: a call a square costs)
+        sq.ln = ln
+        sq.e = e
+        sq.budget = budget
+        sq.r_budget = r_budget
+        sq.short_starts.clear()
+        sq.long_starts.clear()
+        sq.floor = None
+        sq.must_old = not (first or e_old or left_old)
+        lefts_need_old = not (first or e_old or right_old)
         # The split: short sides of up to h_left and h_right tiles.
         max_left = min(l_budget, ln.empties[e])
         max_right = min(r_budget, ln.empties[n] - ln.empties[e + 1])
@@ -1227,15 +1356,14 @@ class _Calq(Generation):
         elif max_right <= h_right:
             h_right = max_right
             h_left = -1
+        sq.h_right = h_right
         if e_old:
             e_sum, e_mult, e_cross, e_new = self.values[ord(faces.EQUALS)], 1, 0, 0
         else:
             e_sum, e_mult, e_cross, e_new = e_tile[1], e_tile[2], e_tile[3], 1
-        eq = (e_tile, e_old, e_rack, e_sum, e_mult, e_cross, e_new, start_pos)
-        short_bounds = self.short_bounds(ln, e, eq, l_budget, r_budget)
-        # The left sides, short ones first; the long ones wait for the right sides.
-        lefts = []  # type: list
-        long_starts = []
+        sq.eq = eq = (e_tile, e_old, e_rack, e_sum, e_mult, e_cross, e_new, start_pos)
+        sq.short_bounds = self.short_bounds(ln, e, eq, l_budget, r_budget)
+        # Where the left sides start: (square, tiles), short ones and long ones
         has_old = False
         for a in range(e - 1, -1, -1):
             if codes[a]:
@@ -1249,61 +1377,102 @@ class _Calq(Generation):
                 continue
             if lefts_need_old and not has_old:
                 continue
-            if kl <= h_left:
-                walk = _Walk(ln, a, e, True, kl)
-                walk.room = self.most_sides - len(lefts)
-                if short_bounds is not None:
-                    walk.bound = short_bounds[0]
-                self.walk(walk)
-                lefts.extend(walk.short)
+            (sq.short_starts if kl <= h_left else sq.long_starts).append((a, kl))
+        if not sq.short_starts and not sq.long_starts:
+            return None  # no left side
+        return sq
+
+    def lefts(self, sq, skip, room, lot=False):
+        """The short left sides of `sq` after the first `skip` of them, at most `room`:
+        (those, whether more are left). Without `lot` (by_chunks()) more than `room` raise
+        _TooMany."""
+        lefts = []  # type: list
+        ln = sq.ln
+        for a, kl in sq.short_starts:
+            walk = _Walk(ln, a, sq.e, True, kl)
+            walk.room = room - len(lefts)
+            if sq.short_bounds is not None:
+                walk.bound = sq.short_bounds[0]
+            if lot:
+                walk.skip = skip
+                if not self.lot_walk(walk, sq.floor):
+                    lefts.extend(walk.short)
+                    return lefts, True
+                skip = walk.skip
             else:
-                long_starts.append((a, kl))
-        if not lefts and not long_starts:
-            return  # no left side
-        # The right sides: short ones kept, long ones built towards the short left sides
-        # and paired with them as they come (without any, only the short ones, which the
-        # long left sides meet).
-        left_index = _index(lefts) if lefts else None
-        walk = _Walk(ln, e + 1, n, False, r_budget if lefts else min(r_budget, h_right))
-        walk.cut = h_right + 1
-        walk.spare = budget
-        walk.room = self.most_sides - len(lefts)
-        if short_bounds is not None:
-            walk.bound_short = short_bounds[1]
-        if lefts:
-            walk.targets = _Targets(self, lefts, budget)
-            walk.bound = self.bound(ln, eq, walk.targets)
-            walk.other = left_index
-            walk.eq = eq
-        walk.need_old = must_old
-        if must_old:
+                self.walk(walk)
+            lefts.extend(walk.short)
+        return lefts, False
+
+    def rights(self, sq, skip, room):
+        """The short right sides of `sq` after the first `skip` of them, at most `room`:
+        (those, whether more are left). (by_chunks(): the walk of the short ones only.)"""
+        if sq.h_right < 0:
+            return [], False  # every right side is long (a side of no new tile too)
+        walk = self.right_walk(sq, None, None, skip, room, False)
+        more = not self.lot_walk(walk, sq.floor)
+        return walk.short, more
+
+    def lot_walk(self, walk, floor):
+        """by_chunks(): walk the short sides of `walk` with the floor `floor`; False if they
+        ran past its room (the last dropped, the rack made whole again)."""
+        live = self.floor
+        self.floor = floor
+        try:
+            self.walk(walk)
+        except _TooMany:
+            walk.short.pop()
+            self.refill()
+            return False
+        finally:
+            self.floor = live
+        return True
+
+    def right_walk(self, sq, lefts, left_index, skip, room, walk_it=True):
+        """The walk of the right sides of `sq`: the long ones built towards `lefts` and
+        paired with them as they come (into `found`, or to `emit`), the short ones (after
+        `skip`, at most `room`) kept in the walk's `short`; walked unless not `walk_it`."""
+        ln = sq.ln
+        most = sq.r_budget if lefts else min(sq.r_budget, sq.h_right)
+        walk = _Walk(ln, sq.e + 1, ln.n, False, most)
+        walk.cut = sq.h_right + 1
+        walk.spare = sq.budget
+        if skip:
+            walk.skip = skip
+        walk.room = room
+        if sq.short_bounds is not None:
+            walk.bound_short = sq.short_bounds[1]
+        if sq.must_old:
+            walk.need_old = True
             # gaps[k]: empty squares from k to the next tile on the board (n + 1: none)
+            n = ln.n
+            codes = ln.codes
             gaps = [n + 1] * (n + 1)
-            for k in range(n - 1, e, -1):
+            for k in range(n - 1, sq.e, -1):
                 gaps[k] = 0 if codes[k] else gaps[k + 1] + 1
             walk.gaps = gaps
-        self.walk(walk)
+        if lefts:
+            walk.targets = _Targets(self, lefts, sq.budget)
+            walk.bound = self.bound(ln, sq.eq, walk.targets)
+            walk.other = left_index
+            walk.eq = sq.eq
+        if walk_it:
+            self.walk(walk)
+        return walk
+
+    def long_lefts(self, sq, rights, right_index):
+        """The moves of the long left sides of `sq`, built towards the short right sides
+        `rights` (and their _index)."""
+        targets = _Targets(self, rights, sq.budget)
+        bound = self.bound(sq.ln, sq.eq, targets)
         found = self.found
-        if found:
-            yield from found
-            found.clear()
-        rights = walk.short
-        if not rights:
-            return
-        right_index = _index(rights)
-        if left_index is not None:
-            yield from self.join(eq, left_index, right_index)
-        if not long_starts:
-            return
-        targets = _Targets(self, rights, budget)
-        bound = self.bound(ln, eq, targets)
-        for a, kl in long_starts:
-            walk = _Walk(ln, a, e, True, kl)
+        for a, kl in sq.long_starts:
+            walk = _Walk(sq.ln, a, sq.e, True, kl)
             walk.targets = targets
             walk.bound = bound
-            walk.spare = budget
+            walk.spare = sq.budget
             walk.other = right_index
-            walk.eq = eq
+            walk.eq = sq.eq
             self.walk(walk)
             if found:
                 yield from found
@@ -1462,9 +1631,9 @@ class _Calq(Generation):
     def reachable(self, ln, k, stop, fixed, tiles, st, look, floors):
         """Whether a side in parse state `st` at square k can, with up to `tiles` more rack
         tiles (exactly the squares up to `stop` if `fixed`, else ending where it may), end
-        with a value whose scaled floor is in the lookup `look` (of `floors`). Sound, not exact: the
-        sides are followed by where their operators and bars go, each number within the
-        range its length and the digits left allow (every bound rounded outwards)."""
+        with a value whose scaled floor is in the lookup `look` (of `floors`). Sound, not exact:
+        the sides are followed by where their operators and bars go, each number within the range
+        its length and the digits left allow (every bound rounded outwards)."""
         # (a plain function and one tuple, not a closure: see _go)
         ctx = (ln.free, ln.opts, ln.digits, ln.whites, self.counts, stop, fixed, look, floors)
         tn, td, sg, an, ad, dv, ph, num, den = st
@@ -1523,12 +1692,14 @@ class _Calq(Generation):
             most_cross = ln.most_cross
 
         # (a plain function and one tuple, not a closure: see _go)
+        # (in tuples of seven, unpacked one by one: see _go)
         ctx = (
-            self, wk, ln, opts, free, board, white_count, empties, spots, nspots, n, counts, s0,
-            stop, fixed, most, cut, spare, targets, gaps, need_old, short, room,
-            white_keys, caches, floors, t_top, placed, at, bound, bound_short, floor,
-            gain, factor, most_cross,
-        )  # fmt: skip
+            (self, wk, ln, opts, free, board, white_count),
+            (empties, spots, nspots, n, counts, s0, stop),
+            (fixed, most, cut, spare, targets, gaps, need_old),
+            (short, room, white_keys, caches, floors, t_top, placed),
+            (at, bound, bound_short, floor, gain, factor, most_cross),
+        )
         _go(ctx, s0, _START, 0, 0, 0, 1, 0, False, self.rack_flags(), None)
 
     def tails(self, wk, k, st, used, nk, tsum, mult, cross_sum, old, placed, least):
@@ -1714,12 +1885,14 @@ class _Calq(Generation):
             factor1 = factor[q1] // factor[k] * bound[1]
             cross1 = most_cross[q1] - most_cross[k] + bound[2]
         # (a plain function and one tuple, not a closure: see _grow)
+        # (in tuples of seven, unpacked one by one: see _go)
         ctx = (
-            self, wk, ln, ln.opts, ln.at, ln.free, self.counts, fixed,
-            wk.stop if fixed else ln.n, wk.gaps, wk.need_old, wk.cut,
-            run1[1] - run1[0] - 1,  # runs after run 1 are at most this long
-            wk.most - nk, bound, floor, gain, factor, most_cross, gain1, factor1, cross1,
-            head, more, nk, placed, run1,
+            (self, wk, ln, ln.opts, ln.at, ln.free, self.counts),
+            (fixed, wk.stop if fixed else ln.n, wk.gaps, wk.need_old, wk.cut,
+             run1[1] - run1[0] - 1,  # runs after run 1 are at most this long
+             wk.most - nk),
+            (bound, floor, gain, factor, most_cross, gain1, factor1),
+            (cross1, head, more, nk, placed, run1),
         )  # fmt: skip
         _grow(ctx, q, s1, s2, 0, 0, held)
 
@@ -1892,11 +2065,10 @@ def _grow(ctx, r, s1, s2, run, m, held):
     run of digits they end in. A module function given one tuple `ctx`, not a closure: on
     MicroPython a call of a closure with more than five cells and arguments together copies
     them into a fresh heap block, every call (py/objclosure.c)."""
-    (
-        self, wk, ln, opts, at, free, counts, fixed, stop, gaps, need_old, cut, longest,
-        left, bound, floor, gain, factor, most_cross, gain1, factor1, cross1, head, more, nk,
-        placed, run1,
-    ) = ctx  # fmt: skip
+    self, wk, ln, opts, at, free, counts = ctx[0]
+    fixed, stop, gaps, need_old, cut, longest, left = ctx[1]
+    bound, floor, gain, factor, most_cross, gain1, factor1 = ctx[2]
+    cross1, head, more, nk, placed, run1 = ctx[3]
     self.steps += 1
     if self.steps >= self.next_check:
         self.next_check += STEP_CHECK
@@ -1963,12 +2135,13 @@ def _grow(ctx, r, s1, s2, run, m, held):
 def _go(ctx, k, st, used, nk, tsum, mult, cross_sum, old, rfl, run):
     """_Calq.walk()'s walk from square k (see there), given its tuple `ctx`: a module
     function, not a closure, as _grow."""
-    (
-        self, wk, ln, opts, free, board, white_count, empties, spots, nspots, n, counts, s0,
-        stop, fixed, most, cut, spare, targets, gaps, need_old, short, room, white_keys,
-        caches, floors, t_top, placed, at, bound, bound_short, floor, gain, factor,
-        most_cross,
-    ) = ctx  # fmt: skip
+    # (Unpacked seven at a time: one unpacking of all 35 made the frame 35 words deeper, and
+    # on MicroPython a frame of more than 11 words is a heap block, one a call in the walk.)
+    self, wk, ln, opts, free, board, white_count = ctx[0]
+    empties, spots, nspots, n, counts, s0, stop = ctx[1]
+    fixed, most, cut, spare, targets, gaps, need_old = ctx[2]
+    short, room, white_keys, caches, floors, t_top, placed = ctx[3]
+    at, bound, bound_short, floor, gain, factor, most_cross = ctx[4]
     # run: (first square, tails done, heads done, length of the longest run before,
     # whether that one was solved) of the current run of digits, or None (no
     # targets, or no run yet)
@@ -1990,20 +2163,23 @@ def _go(ctx, k, st, used, nk, tsum, mult, cross_sum, old, rfl, run):
             if value is not None:
                 pos = s0 if fixed else k - 1
                 if targets is None or (nk < cut and not fixed):
-                    side = (
-                        value,
-                        used,
-                        nk,
-                        tsum,
-                        mult,
-                        cross_sum,
-                        old,
-                        tuple(placed),
-                        pos,
-                    )
-                    short.append(side)
-                    if len(short) > room:
-                        raise _TooMany()
+                    if wk.skip:
+                        wk.skip -= 1  # (by_chunks: one of the lots before)
+                    else:
+                        side = (
+                            value,
+                            used,
+                            nk,
+                            tsum,
+                            mult,
+                            cross_sum,
+                            old,
+                            tuple(placed),
+                            pos,
+                        )
+                        short.append(side)
+                        if len(short) > room:
+                            raise _TooMany()
                 else:
                     self.meet(wk, value, used, nk, tsum, mult, cross_sum, old, placed, pos)
         if k == stop:

@@ -79,21 +79,26 @@ dicts want blocks of 2 to 4 KB, which the Pico's heap, in pieces mid-search, oft
 (on the emulated Pico the heap ran out on 3 of 12 positions without the cap, on none with
 it). A square whose sides still run the heap out is given up (`short_of_memory`). Either
 way the search goes on with the next square, the rack whole again. Once every other square
-is done, it comes back to those it passed over, the highest bound first, with no cap
-(movegen_calqable `passed_over`): until 2026-11-28 it did not, and a search with all the
-time it wanted found the best move on 45 of the 82 positions (87.9 % of the best score on
-average; now 82 of 82). Squares held back so are searched last, so a lower cap loses
-nothing for good: WASI, 400 M fuel, cap 200 / 100 / 60 / 40 held 47.0 / 48.4 / 49.4 /
-50.8 % of the best and found it on 13 / 14 / 14 / 16 of 82; on the emulated Pico's 12
-positions, 5 s, 200 and 60 held 66.7 % and 66.0 % (one position better, one worse), and
-60 keeps fewer sides at once (those runs came before a square searched again stopped
-offering its moves twice, which moved 60's 49.4 % to 49.3 %). CALQ_SIDES is 60.
+is done, it comes back to those it passed over, the highest bound first, CALQ_SIDES short
+sides at a time (movegen_calqable `passed_over`; until the evening of 2026-11-28 with all
+their sides at once: 46,736 B of the emulated Pico's heap on the one position of 12 that
+came back to them within 5 s, 33,232 B by lots). Until that morning it did not come back,
+and a search with all the time it wanted found the best move on 45 of the 82 positions
+(87.9 % of the best score on average; now 82 of 82). Squares held back so are searched
+last, so a lower cap loses nothing for good: WASI, 400 M fuel, cap 200 / 100 / 60 / 40 held 47.0 /
+48.4 / 49.4 / 50.8 % of the best and found it on 13 / 14 / 14 / 16 of 82; on the emulated Pico's 12
+positions, 5 s, 200 and 60 held 66.7 % and 66.0 % (one position better, one worse), and 60 keeps
+fewer sides at once (those runs came before a square searched again stopped offering its moves
+twice, which moved 60's 49.4 % to 49.3 %). CALQ_SIDES is 60.
 On the chip Cal-Q-Able stays far from the hint's other goals (tools/hintbench.py,
 2026-11-28, last run, after the heap changes of movegen_calqable and its walks as module
 functions): 18.9 % of the best score at 80 M fuel (56.0 % at 400 M; 19.1 % before the heap
 changes, 17.8 % after them), the best within 400 M on 18 of 82. On the emulated Pico (12
 positions) 34.9 % at 1 s, 68.6 % at 5 s, the best within 5 s on 4, and the heap never ran
-out (live heap at most 46,864 B; 71,328 B before the heap changes).
+out (live heap at most 33,168 B since the squares passed over come back by lots and
+movegen_calqable holds less; 46,864 B before, 71,328 B before the heap changes). With those
+changes, WASI: 18.0 % at 80 M, 56.0 % at 400 M, 18 of 82 (the 80 M share is lower as a step
+takes 1-2 % more fuel; 3-4 % more cycles on the emulated Pico: see the README).
 The whole rack's search of one square of `=` most often costs 20-60 ms on CPython, and
 `movegen.best` took 39-80 M WASI fuel a CPython millisecond: one to three G fuel on the
 chip, against the 400 M budget. With the generator of that morning, pass sizes (2, 3), (3),

@@ -117,6 +117,11 @@ LEFT_OUT["tests.engine.test_calqable_skip"] = (
     "a collection. The chip's search passes over and gives up squares on the emulated Pico "
     "in tools/hintbench.py (`--pico`), which reports how many"
 )
+LEFT_OUT["tests.engine.test_calqable_lots"] = (
+    "every Cal-Q-Able move of a position, then its search by lots: 217 s of `make test` on the "
+    "emulator (2026-11-28; 14.7 G fuel on the WASI build, which runs it). What a square "
+    "passed over holds of the chip's heap is measured by tools/hintbench.py (`--pico`)"
+)
 LEFT_OUT["tests.fw.test_calqable_board::test_the_end_gives_the_last_mover_the_other_racks"] = (
     "a whole Cal-Q-Able game to its tally and archive beside the twins' and the tests' code: "
     "MemoryError for 480 B in the journal's record at the archive (measured on the emulator "
