@@ -117,7 +117,12 @@ class _Sums:
         empty = self.empty
         held = self.held
         old = self.old
+        run = self.run
+        cross_sum = self.cross_sum
+        tops = self.tops
         vals = self.vals
+        nv = len(vals)
+        chips = self.chips
         new_eq = e_tile is not None
         # ends[r]: where the span reaching right from e with at most r new tiles ends
         ends = []
@@ -130,6 +135,13 @@ class _Sums:
                 q += 1
             ends.append(q)
         need_old = not gen.first_move  # the equation must hold a tile on the board
+        full = gen.rack_size - e_rack  # new tiles besides the `=` that earn the +50
+        bonus = gen.bonus(gen.rack_size)
+        less = 1 if new_eq else 0
+        eq_total = eq_cross = 0
+        if new_eq:
+            eq_total = e_tile[1]
+            eq_cross = e_tile[3] - self.best_cross[e]
         out = 0
         for a in range(e - 1, -1, -1):  # the span's first square
             if not open_[a]:
@@ -140,42 +152,54 @@ class _Sums:
             b = ends[budget - kl]
             if need_old and held[b] == held[a]:
                 continue
-            tiles = empty[b] - empty[a] - (1 if new_eq else 0)
-            m = min(len(vals), tiles)
-            total = old[b] - old[a] + self.tops[m]
-            # the largest values on the largest tile premiums
-            fs = [f for k, f in self.chips if a <= k < b and k != e]
-            if fs:
-                fs.sort(reverse=True)
-                for j in range(min(len(fs), m)):
-                    total += (fs[j] - 1) * vals[j]
-            crosses = self.cross_sum[b] - self.cross_sum[a]
-            if new_eq:
-                total += e_tile[1]
-                crosses += e_tile[3] - self.best_cross[e]
-            score = total * (self.run[b] // self.run[a]) + crosses + gen.bonus(tiles + e_rack)
+            tiles = empty[b] - empty[a] - less
+            m = min(nv, tiles)
+            total = old[b] - old[a] + tops[m] + eq_total
+            if chips:
+                # the largest values on the largest tile premiums
+                fs = [f for k, f in chips if a <= k < b and k != e]
+                if fs:
+                    fs.sort(reverse=True)
+                    for j in range(min(len(fs), m)):
+                        total += (fs[j] - 1) * vals[j]
+            score = total * (run[b] // run[a]) + cross_sum[b] - cross_sum[a] + eq_cross
+            if tiles == full:
+                score += bonus
             out = max(out, score)
         return out
 
 
-def rough(gen, line, cross_step):
+def rack_of(gen):
+    """What rough() needs of the rack (gen.counts) and the generation, worked out once for
+    all the lines of a ranking: (the rack's values largest first, top[m] the m largest
+    summed, the largest value of a rack tile or the `=`, the +50 if any)."""
+    vals = _rack_values(gen)
+    top = [0]
+    for v in vals:
+        top.append(top[-1] + v)
+    v_top = max(vals[0] if vals else 0, gen.values[ord(EQUALS)])
+    return vals, top, v_top, gen.bonus(gen.rack_size)
+
+
+def rough(gen, line, cross_step, rack=None):
     """An upper bound of every move along `line` (of of_line()'s bounds too), without the
     cross checks: every empty square taken as open to any rack tile, each cross equation
-    at its tiles on the board plus the rack's largest value there, the `=` anywhere."""
-    vals = _rack_values(gen)
+    at its tiles on the board plus the rack's largest value there, the `=` anywhere.
+    `rack`: rack_of(gen), if the caller has it."""
+    vals, top, v_top, bonus = rack_of(gen) if rack is None else rack
     values = gen.values
     cells = gen.cells
     prem = gen.prem
     kinds = gen.kinds
     factors = gen.factors
     eq_value = values[ord(EQUALS)]
-    v_top = max(vals[0] if vals else 0, eq_value)
     n = len(line)
-    size = len(cells)
+    w = gen.w
+    lo = 0  # the squares of the cross equation through i lie in [lo, hi)
+    hi = len(cells)
     most = gen.limit + 1  # empty squares a move's span may take: the tiles and a new `=`
     first = gen.first_move
-    bonus = gen.bonus(gen.rack_size)
-    out = 0
+    nv = len(vals)
     # per square: (tile on the board, its value, equation factor, tile factor, cross bound)
     info = []
     for k in range(n):
@@ -185,37 +209,68 @@ def rough(gen, line, cross_step):
             info.append((True, values[c & 0x7F], 1, 1, 0))
             continue
         p = prem[i]
-        run_f = factors[p] if p and kinds[p] == RUN else 1
-        tile_f = factors[p] if p and kinds[p] == CHIP else 1
+        run_f = tile_f = 1
+        if p:
+            if kinds[p] == RUN:
+                run_f = factors[p]
+            elif kinds[p] == CHIP:
+                tile_f = factors[p]
+        if cross_step == 1:  # (a column: the cross equation lies in i's row)
+            lo = i - i % w
+            hi = lo + w
         cross = 0
-        old = 0
-        near = False
         j = i - cross_step
-        while j >= 0 and (cross_step != 1 or j // gen.w == i // gen.w) and cells[j]:
-            old += values[cells[j] & 0x7F]
-            near = True
-            j -= cross_step
-        j = i + cross_step
-        while j < size and (cross_step != 1 or j // gen.w == i // gen.w) and cells[j]:
-            old += values[cells[j] & 0x7F]
-            near = True
-            j += cross_step
-        if near:
-            cross = (old + v_top * tile_f) * run_f
+        if j >= lo and cells[j]:
+            while j >= lo and cells[j]:
+                cross += values[cells[j] & 0x7F]
+                j -= cross_step
+            j = i + cross_step
+            while j < hi and cells[j]:
+                cross += values[cells[j] & 0x7F]
+                j += cross_step
+            cross = (cross + v_top * tile_f) * run_f
+        else:
+            j = i + cross_step
+            if j < hi and cells[j]:
+                while j < hi and cells[j]:
+                    cross += values[cells[j] & 0x7F]
+                    j += cross_step
+                cross = (cross + v_top * tile_f) * run_f
         info.append((False, 0, run_f, tile_f, cross))
+    # Every span that starts at a (after an empty square, or the line's start) and goes on
+    # over the tiles on the board up to the (most + 1)-th empty square: the spans as one
+    # window slid along the line, each square added once and taken off once (a span
+    # built anew from each start cost some 0.25 M WASI fuel a line).
+    out = 0
+    empty = 0
+    old = 0
+    held = 0  # tiles on the board in the span
+    run = 1
+    crosses = 0
+    chips = []  # type: list[int]  # the tile factors above 1 in the span, in its order
+    b = 0
+    after_tile = False  # square a - 1 holds a tile on the board
     for a in range(n):
-        if a > 0 and cells[line[a - 1]]:
-            continue  # (a span starting later in a run of tiles is inside this one's)
-        empty = 0
-        old = 0
-        held = False
-        run = 1
-        crosses = 0
-        chips = []
-        b = a
+        if b < a:  # (the span was empty: no square to take off; square a - 1 is empty)
+            b = a
+            after_tile = False
+        elif a > 0:  # square a - 1 leaves the span
+            after_tile, v, run_f, tile_f, cross = info[a - 1]
+            if after_tile:
+                held -= 1
+                old -= v
+            else:
+                empty -= 1
+                run //= run_f
+                crosses -= cross
+                if tile_f > 1:
+                    chips.pop(0)
         while b < n:
             board, v, run_f, tile_f, cross = info[b]
-            if not board:
+            if board:
+                held += 1
+                old += v
+            else:
                 if empty == most:
                     break
                 empty += 1
@@ -223,17 +278,20 @@ def rough(gen, line, cross_step):
                 crosses += cross
                 if tile_f > 1:
                     chips.append(tile_f)
-            else:
-                held = True
-                old += v
             b += 1
+        if after_tile:
+            continue  # (a span starting later in a run of tiles is inside this one's)
         if not held and not first:
             continue
-        m = min(len(vals), empty)
-        total = old + sum(vals[:m]) + eq_value * (max(chips) if chips else 1)
-        chips.sort(reverse=True)
-        for j in range(min(len(chips), m)):
-            total += (chips[j] - 1) * vals[j]
+        m = min(nv, empty)
+        total = old + top[m]
+        if chips:
+            ranked = sorted(chips, reverse=True)
+            total += eq_value * ranked[0]
+            for j in range(min(len(ranked), m)):
+                total += (ranked[j] - 1) * vals[j]
+        else:
+            total += eq_value
         score = total * run + crosses + bonus
         out = max(out, score)
     return out

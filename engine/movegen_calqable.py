@@ -903,6 +903,7 @@ class _Calq(Generation):
         self.marks = {}  # type: dict[int, list[int]]
         self.ordered = True
         self.lone = True  # False: no moves of one tile (a search's later passes)
+        self.lone_last = False  # True: those after the lines' moves, not before
         # With `give_up` (a search sets it), a square of `=` whose sides do not fit in the
         # heap is given up and counted in `given_up` (see line_moves); otherwise the
         # MemoryError ends the generation. A square whose short sides (of both kinds) are
@@ -1025,7 +1026,8 @@ class _Calq(Generation):
             return
         w = self.w
         h = self.h
-        if not self.first_move and self.lone:
+        singles = not self.first_move and self.lone
+        if singles and not self.lone_last:
             yield from self.singles()
         # (ranges, not lists: 30 lists of squares held some 2.5 KB of the chip's heap)
         lines = [(range(r * w, r * w + w), w) for r in range(h)]
@@ -1040,7 +1042,7 @@ class _Calq(Generation):
             # every move: the board's order, rows then columns
             for line, cross_step in lines:
                 yield from self.line_moves(line, cross_step, self.spots(line, cross_step))
-            return
+            lines = []  # (the best-first order below has none to go through)
         # Best first: the lines in the order of their best bound (calqable_bounds.py), and
         # in a line the squares of `=` so too; none is searched once its bound cannot beat
         # the floor, which the moves found raise. Only the bounds are kept, not the spots
@@ -1056,9 +1058,10 @@ class _Calq(Generation):
         # of those three; a tuple a line held 1 KB of the chip's heap).
         span = 2 * len(lines)
         order = []
+        rack = calqable_bounds.rack_of(self)
         for n in range(len(lines)):
             line, cross_step = lines[n]
-            order.append(-calqable_bounds.rough(self, line, cross_step) * span + 2 * n)
+            order.append(-calqable_bounds.rough(self, line, cross_step, rack) * span + 2 * n)
         order.sort()
         while order:
             top = order.pop(0)
@@ -1085,6 +1088,8 @@ class _Calq(Generation):
                 ranked = self.ranked(lines, n)
             line, cross_step = lines[n]
             yield from self.line_moves(line, cross_step, ranked)
+        if singles and self.lone_last:
+            yield from self.singles()
 
     def ranked(self, lines, n):
         """The spots() of line `n` of `lines`, each with its bound as a fourth item, best

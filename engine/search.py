@@ -45,16 +45,19 @@ Cal-Q-Able's generator (engine/movegen_calqable.py) is a stream of moves; with a
 takes the squares of `=` in the order of their score bound (engine/calqable_bounds.py) and
 stops where the bound meets the floor. The search runs it in passes of growing size
 (CALQ_SIZES rack tiles at most, then the whole rack), so that a legal move comes before the
-whole rack's search. The first pass goes in the board's order: its first legal move comes
-at a median of 19.1 M fuel and at most 70.3 M, within 80 M on all 82 mid-game positions of
-the set (tools/hintbench.py; 36 M and 3 late while the cross checks judged the whole
-equation rather than the side of `=` the new tile is on, and a line's set-up and each
-square of `=` cost more). Ranking the lines by their bounds costs more than that pass
-(then 53.8 M and 25 late, though 36.8 % of the best score at 400 M against 33.8 %); the
-lines with the most tiles first left 4 late (median 19.3 M). Each line's bounds are
-worked out once a pass. Each pass starts with the floor of the passes before it, and in a
-square of `=` the walk of a long side stops where it cannot beat the floor (movegen_calqable
-`_Calq.bound`): 37.1 % of the best score at 400 M against 34.4 % without, on 24 positions.
+whole rack's search. The first pass goes in the board's order, and with a budget the moves
+of one tile come after the lines' in every pass: its first legal move comes at a median of
+6.5 M fuel and at most 66.0 M, within 80 M on all 82 mid-game positions of the set
+(tools/hintbench.py; 18.8 M and 73.3 M with the moves of one tile first, whose cross checks
+of every square next to a tile came before any line's move; 36 M and 3 late while the cross
+checks judged the whole equation rather than the side of `=` the new tile is on, and a
+line's set-up and each square of `=` cost more). Ranking the lines by their bounds costs
+more than that pass (then 53.8 M and 25 late, though 36.8 % of the best score at 400 M
+against 33.8 %); the lines with the most tiles first left 4 late (median 19.3 M). Each
+line's bounds are worked out once a pass. Each pass starts with the floor of the passes
+before it, and in a square of `=` the walk of a long side stops where it cannot beat the
+floor (movegen_calqable `_Calq.bound`): 37.1 % of the best score at 400 M against 34.4 %
+without, on 24 positions.
 The moves of long sides come to the chooser as they are built (`gen.emit`), so the floor
 rises inside a square's walks: 42.2 % at 400 M against 37.1 % when they came once a walk
 was done, the best within 400 M on 7 of 82 against 4. A short side's walk stops too where
@@ -90,15 +93,14 @@ last, so a lower cap loses nothing for good: WASI, 400 M fuel, cap 200 / 100 / 6
 positions, 5 s, 200 and 60 held 66.7 % and 66.0 % (one position better, one worse), and 60 keeps
 fewer sides at once (those runs came before a square searched again stopped offering its moves
 twice, which moved 60's 49.4 % to 49.3 %). CALQ_SIDES is 60.
-On the chip Cal-Q-Able stays far from the hint's other goals (tools/hintbench.py,
-2026-11-28, last run, after the heap changes of movegen_calqable and its walks as module
-functions): 18.9 % of the best score at 80 M fuel (56.0 % at 400 M; 19.1 % before the heap
-changes, 17.8 % after them), the best within 400 M on 18 of 82. On the emulated Pico (12
-positions) 34.9 % at 1 s, 68.6 % at 5 s, the best within 5 s on 4, and the heap never ran
-out (live heap at most 33,168 B since the squares passed over come back by lots and
-movegen_calqable holds less; 46,864 B before, 71,328 B before the heap changes). With those
-changes, WASI: 18.0 % at 80 M, 56.0 % at 400 M, 18 of 82 (the 80 M share is lower as a step
-takes 1-2 % more fuel; 3-4 % more cycles on the emulated Pico: see the README).
+On the chip Cal-Q-Able stays far from the hint's other goals (tools/hintbench.py, last run
+of 2026-11-28, with the moves of one tile after the lines' and the lines' rough bounds in
+half the fuel): 23.1 % of the best score at 80 M fuel (56.9 % at 400 M), the best within
+400 M on 19 of 82; before those two changes 18.0 % (56.0 %) and 18 of 82 (the moves of one
+tile last in the whole rack's pass only: 19.1 %; the cheaper bounds alone: 20.6 %). On the
+emulated Pico (12 positions) 35.2 % at 1 s, 68.6 % at 5 s, the best within 5 s on 4, and
+the heap never ran out: live heap at most 33,232 B (46,864 B before the squares passed over
+came back by lots and movegen_calqable held less, 71,328 B before the heap changes).
 The whole rack's search of one square of `=` most often costs 20-60 ms on CPython, and
 `movegen.best` took 39-80 M WASI fuel a CPython millisecond: one to three G fuel on the
 chip, against the 400 M budget. With the generator of that morning, pass sizes (2, 3), (3),
@@ -316,6 +318,11 @@ class Search:
                 # the moves of one tile: in the first pass, or in the whole one if the
                 # first was cut short
                 gen.lone = size == sizes[0] or (size == limit and self.once is not None)
+                # With a budget they come after the lines' moves: their cross checks of
+                # every square next to a tile held back the first pass's first move (WASI,
+                # 82 positions: a median of 18.8 M fuel against 6.5 M) and the whole rack's
+                # first square, for moves that score little
+                gen.lone_last = capped
                 gen.most_sides = CALQ_SIDES if capped and size == limit else no_cap
                 # With a budget, a pass short of the whole rack stops at its first move: it
                 # is there for a legal move early, and it sets up every line, which took a
@@ -348,6 +355,7 @@ class Search:
             gen.most_sides = no_cap
             gen.ordered = True
             gen.lone = True
+            gen.lone_last = False
             if gen.given_up:
                 self.short_of_memory = True
             self.skipped = gen.skipped

@@ -69,7 +69,8 @@ def test_every_move_scores_within_its_bound():
     # and within its line's rough bound, which ranks the lines first (its own bound would
     # then be above the rough one too: a best move could be skipped)
     checked = 0
-    for game in positions():
+    for seed in (1, 8, 9):  # positions with moves of one tile (racks of five)
+        game = position("calqable", seed, 4, 5)
         gen = movegen_calqable.generation(game)
         rough = {}
         for move, score in movegen.scored(game):
@@ -115,26 +116,51 @@ def test_best_first_finds_the_best_score():
         assert s.complete
 
 
+class _Every(search.BestScore):
+    """A chooser that keeps every move offered, and whose floor cuts none."""
+
+    def __init__(self):
+        search.BestScore.__init__(self)
+        self.seen = []
+
+    def offer(self, move, score):
+        self.seen.append(move)
+
+    def floor(self):
+        return -1
+
+
 def test_the_search_offers_each_move_once():
     # levels 1 and 2 draw among the moves offered: a move a later pass finds again must not
     # count twice
     for game in positions():
-
-        class Every(search.BestScore):
-            def __init__(self):
-                search.BestScore.__init__(self)
-                self.seen = []
-
-            def offer(self, move, score):
-                self.seen.append(move)
-
-            def floor(self):
-                return -1
-
-        chooser = Every()
+        chooser = _Every()
         search.Search(game, chooser=chooser).run()
         eq(len(chooser.seen), len(set(chooser.seen)))
         eq(set(chooser.seen), set(movegen.moves(game)))
+
+
+def test_with_a_budget_the_moves_of_one_tile_come_after_the_lines():
+    # With a budget each pass goes through its lines before the moves of one tile (they
+    # score little, and their cross checks held the first legal move back), and the search
+    # still offers every move once. (The first pass stops at its first move, the first
+    # offered: a move of one tile if its lines have none.)
+    checked = 0
+    for seed in (1, 8, 9):  # positions with moves of one tile (racks of five)
+        game = position("calqable", seed, 4, 5)
+        chooser = _Every()
+        s = search.Search(game, chooser=chooser, expired=lambda: False)
+        s.run()
+        assert s.complete
+        seen = chooser.seen
+        eq(len(seen), len(set(seen)))
+        eq(set(seen), set(movegen.moves(game)))
+        ones = [k for k in range(1, len(seen)) if len(seen[k].placements) == 1]
+        more = [k for k in range(1, len(seen)) if len(seen[k].placements) > 1]
+        if ones and more:
+            assert more[0] < ones[0], "a move of one tile came before the lines' moves"
+            checked += 1
+    eq(checked, 3)
 
 
 def test_a_budget_stops_the_search_with_a_legal_move():
