@@ -1058,7 +1058,7 @@ class _Calq(Generation):
         # of those three; a tuple a line held 1 KB of the chip's heap).
         span = 2 * len(lines)
         order = []
-        rack = calqable_bounds.rack_of(self)
+        rack = calqable_bounds.rack_of(self) if lines else None
         for n in range(len(lines)):
             line, cross_step = lines[n]
             order.append(-calqable_bounds.rough(self, line, cross_step, rack) * span + 2 * n)
