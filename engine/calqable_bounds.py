@@ -28,17 +28,18 @@ from engine.faces import EQUALS
 from engine.profile import CHIP, RUN
 
 
-def of_line(gen, line, cross_step, spots):
+def of_line(gen, line, cross_step, spots, rack=None):
     """The bound of each of `spots` (movegen_calqable's (e, new `=` tile or None, rack
-    tiles it takes)) for a generation `gen` along the squares `line`."""
-    sums = _Sums(gen, line, cross_step)
+    tiles it takes)) for a generation `gen` along the squares `line`. `rack`: rack_of(gen),
+    if the caller has it."""
+    sums = _Sums(gen, line, cross_step, rack_of(gen) if rack is None else rack)
     return [sums.bound(spot) for spot in spots]
 
 
 class _Sums:
     """A line's running sums (over line[0:k]) and the rack's largest values."""
 
-    def __init__(self, gen, line, cross_step):
+    def __init__(self, gen, line, cross_step, rack):
         self.gen = gen
         cells = gen.cells
         prem = gen.prem
@@ -50,12 +51,8 @@ class _Sums:
         n = len(line)
         self.n = n
         # vals: the rack's values, largest first; tops[m]: the most m of them add up to
-        vals = _rack_values(gen)
-        tops = [0]
-        for v in vals:
-            tops.append(tops[-1] + v)
-        self.vals = vals
-        self.tops = tops
+        self.vals = rack[0]
+        self.tops = rack[1]
         self.board = [cells[i] != 0 for i in line]
         empty = [0] * (n + 1)  # empty squares
         held = [0] * (n + 1)  # tiles on the board

@@ -1071,7 +1071,7 @@ class _Calq(Generation):
             if -(top // span) <= floor[0]:
                 break
             if not exact:
-                ranked = self.ranked(lines, n)
+                ranked = self.ranked(lines, n, rack)
                 if not ranked:
                     continue
                 item = -ranked[0][3] * span + 2 * n + 1
@@ -1085,15 +1085,15 @@ class _Calq(Generation):
                 if ranked[0][3] <= floor[0]:
                     break
             else:
-                ranked = self.ranked(lines, n)
+                ranked = self.ranked(lines, n, rack)
             line, cross_step = lines[n]
             yield from self.line_moves(line, cross_step, ranked)
         if singles and self.lone_last:
             yield from self.singles()
 
-    def ranked(self, lines, n):
+    def ranked(self, lines, n, rack=None):
         """The spots() of line `n` of `lines`, each with its bound as a fourth item, best
-        first (ties in the line's order)."""
+        first (ties in the line's order); `rack`: calqable_bounds.rack_of(self), if known."""
         line, cross_step = lines[n]
         spots = self.spots(line, cross_step)
         if not spots:
@@ -1101,7 +1101,7 @@ class _Calq(Generation):
         key = n * 64 + self.limit  # an int, not a tuple: see _KEY_D
         marks = self.marks.get(key)
         if marks is None:
-            marks = self.marks[key] = calqable_bounds.of_line(self, line, cross_step, spots)
+            marks = self.marks[key] = calqable_bounds.of_line(self, line, cross_step, spots, rack)
         order = sorted(range(len(spots)), key=lambda j: (-marks[j], j))
         return [spots[j] + (marks[j],) for j in order]
 
