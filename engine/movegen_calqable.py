@@ -45,21 +45,20 @@ searches those squares again by lots of `most_sides` short sides: `by_chunks()`)
 `give_up` one whose sides run the heap out is given up (`given_up`); the generation goes on
 with the next square, the rack's counts put back (`refill`). The lookups a square's long
 walks make are kept in small dicts, not one large one: the Pico's heap mid-search has room
-for many small blocks, not a large one. A lookup is a few bytes (indexes into the square's
-sorted scaled floors), keyed once; the squares of a line without a cross check share their
-tables of faces, by premium (_Line). The search's live heap peaked at 71,328 B on the
-emulated Pico's 12 positions of tools/hintbench.py with two lists of floors and values a
-lookup, keyed twice; at 52,304 B with the bytes; at 46,608 B with the tables shared; at
-33,168 B with the squares passed over searched again by lots (46,736 B on the one position
-that came back to them within 5 s, then 33,232 B), the targets' groups as tuples, the walk's
-tuple unpacked seven at a time and the lines as ranges (2026-11-28).
+for many small blocks, not a large one. A lookup is an int, a mask over the square's sorted
+scaled floors (a small int, no heap block, up to 30 floors), keyed once; the squares of a
+line without a cross check share their tables of faces, by premium (_Line). The search's
+live heap peaked at 71,328 B on the emulated Pico's 12 positions of tools/hintbench.py with
+two lists of floors and values a lookup, keyed twice; at 52,304 B with bytes of indexes; at
+46,608 B with the tables shared; at 33,168 B with the squares passed over searched again by
+lots (46,736 B on the one position that came back to them within 5 s, then 33,232 B), the
+targets' groups as tuples, the walk's tuple unpacked seven at a time and the lines as ranges;
+at 29,744 B with the lookups as masks (2026-11-28).
 
 Tiles used are counted in a mixed-radix integer over the rack's faces (one digit a face, of
 radix count + 1), so a side's usage is one small int. Everything is exact: integers and
 fractions, and integer bounds rounded outwards.
 """
-
-from array import array
 
 from engine import calqable_bounds, equation, faces
 from engine.arith import add_term
@@ -294,38 +293,33 @@ def _bounds(st, q, exact, flags):
     return lo, hi, (t_lo, t_hi) if zero else None
 
 
-def _meets(look, floors, lo, hi):
-    """Whether a lookup (sorted indexes into `floors`, see _Targets) holds a scaled floor
-    from lo to hi (None: open)."""
-    i = 0 if lo is None else _first(look, floors, lo)
-    return i < len(look) and (hi is None or floors[look[i]] <= hi)
-
-
-def _first(look, floors, lo):
-    """The first position in the lookup `look` whose scaled floor is >= lo."""
+def _at(floors, lo):
+    """The first index in the sorted list `floors` whose scaled floor is >= lo."""
     i = 0
-    j = len(look)
+    j = len(floors)
     while i < j:
         mid = (i + j) // 2
-        if floors[look[mid]] < lo:
+        if floors[mid] < lo:
             i = mid + 1
         else:
             j = mid
     return i
 
 
-try:
-    from bisect import bisect_left  # type: ignore[import-not-found]  # in C; not on MicroPython
-
-    def _first(look, floors, lo):  # the same, quicker (two searches in C)
-        return bisect_left(look, bisect_left(floors, lo))
-
-    def _meets(look, floors, lo, hi):  # the same, quicker
-        i = 0 if lo is None else bisect_left(look, bisect_left(floors, lo))
-        return i < len(look) and (hi is None or floors[look[i]] <= hi)
-
+try:  # the same, quicker: in C (not on MicroPython)
+    from bisect import bisect_left as _at  # type: ignore[import-not-found,no-redef]
 except ImportError:
     pass
+
+
+def _meets(look, floors, lo, hi):
+    """Whether a lookup (a mask of indexes into `floors`, see _Targets) holds a scaled floor
+    from lo to hi (None: open)."""
+    i = 0 if lo is None else _at(floors, lo)
+    if hi is None:
+        return look >> i != 0
+    j = _at(floors, hi + 1)
+    return j > i and (look >> i) & ((1 << (j - i)) - 1) != 0
 
 
 _FRESH = (0, 0, 0, True, 0, 0, True)  # `reachable`: no operand started
@@ -455,15 +449,15 @@ class _Targets:
 
     def __init__(self, gen, entries, most):
         self.gen = gen
+        # A lookup is an int, a mask of the indexes of the sides' scaled floors in `floors`
+        # (each floor once, in order; `values[j]` the values of floor j): a small int, no
+        # heap block, up to 30 floors on the chip. (As bytes of those indexes, with dicts
+        # to share them, the search's peak on the emulated Pico was 1.5-4.7 KB higher on
+        # the six positions of tools/hintbench.py then above 24 KB, and its steps slower.)
         # by_tiles[k]: {a value's key: (scaled floor, value)} of the sides of k tiles (a
         # usage's tile count is k); groups: usage -> {a value's key: that item} of the sides
-        # using it. Once all are in, each becomes a tuple of the indexes of their scaled
-        # floors in `floors` (each floor once, in order; `values[j]` the values of floor j),
-        # a group's led by its usage's bit: tuples, not dicts, as they are kept (a dict a
-        # usage held some 2 KB of the chip's heap for 60 sides).
+        # using it. Once all are in, each becomes the mask of those sides.
         groups = {}  # type: dict
-        # usage -> a bit of its own (in the order met: the same on every runtime)
-        bits = {}  # type: dict[int, int]
         by_tiles = []  # type: list
         for entry in entries:
             value = entry[0]
@@ -471,7 +465,6 @@ class _Targets:
             group = groups.get(u)
             if group is None:
                 group = groups[u] = {}
-                bits[u] = 1 << len(bits)
             n, d = value
             key = n * _KEY_D + d if 0 < d < _KEY_D and -_KEY_N < n < _KEY_N else value
             if key in group:
@@ -498,12 +491,11 @@ class _Targets:
             elif values[-1][-1] != value:  # (a value in two by_tiles)
                 values[-1] += (value,)
         for k in range(len(by_tiles)):
-            by_tiles[k] = tuple([at[item[0]] for item in by_tiles[k].values()])
+            by_tiles[k] = _mask(at, by_tiles[k])
         for u, group in groups.items():  # (no key added: the dict may change so)
-            groups[u] = (bits[u],) + tuple([at[item[0]] for item in group.values()])
+            groups[u] = _mask(at, group)
         self.floors = floors
         self.values = values
-        self.wide = len(floors) > 256  # a lookup's indexes are bytes, or else an array
         self.groups = groups
         self.by_tiles = by_tiles
         self.entries = entries
@@ -511,18 +503,15 @@ class _Targets:
         self.by_count = [None] * (most + 1)  # type: list
         self.top = len(by_tiles) - 1  # the most tiles of a side
         # The lookups made, by used * 64 + most, in _SHARDS dicts by used & _SHARD (see
-        # there); and by the usages found (their bits or'ed), in _SHARDS dicts by a hash of
-        # those usages, as many keys share a lookup. (_UNUSED until the first lookup of a
-        # shard: most squares make few)
+        # there; _UNUSED until the first lookup of a shard: most squares make few)
         self.cache = [_UNUSED] * _SHARDS  # type: list[dict]
-        self.merged = [_UNUSED] * _SHARDS  # type: list[dict[int, bytes]]
 
     def lookup(self, used, most):
         """The scaled floors of the sides of at most `most` tiles that the rack, once a side
-        using `used` is paid (gen.counts now), can still pay for: their indexes in `floors`,
-        in order, as bytes (an array of 16-bit ones past 256 floors)."""
+        using `used` is paid (gen.counts now), can still pay for, as a mask of their indexes
+        in `floors`."""
         if most < 0:
-            return _NONE
+            return 0
         most = min(most, self.top)  # (the callers look the cache up so too: one key)
         key = used * 64 + most
         cache = self.cache[used & _SHARD]
@@ -549,7 +538,7 @@ class _Targets:
             return out
         subs = [0]
         sizes = [0]
-        out = None
+        out = -1
         for j in range(len(keys)):
             c = counts[keys[j]]
             if c <= 0:
@@ -566,27 +555,13 @@ class _Targets:
             if len(subs) > self._MOST_SUBSETS:
                 out = self.of_count(min(most, len(self.by_count) - 1))
                 break
-        if out is None:
+        if out < 0:
             groups = self.groups
-            mask = 0
-            h = 0
+            out = 0
             for u in subs:
-                group = groups.get(u)
-                if group is not None:
-                    mask |= group[0]
-                    h = ((h << 5) ^ u) & 0xFFFFFF
-            merged = self.merged[h & _SHARD]
-            if merged is _UNUSED:
-                merged = self.merged[h & _SHARD] = {}
-            out = merged.get(mask)
-            if out is None:
-                found = []  # type: list[int]
-                for u in subs:
-                    group = groups.get(u)
-                    if group is not None:
-                        for j in range(1, len(group)):
-                            found.append(group[j])
-                out = merged[mask] = self.pack(found)
+                got = groups.get(u)
+                if got is not None:
+                    out |= got
         cache[key] = out
         cache[key2] = out
         return out
@@ -595,37 +570,42 @@ class _Targets:
         """The lookup of every side of at most k tiles."""
         out = self.by_count[k]
         if out is None:
-            acc = []  # type: list[int]
+            out = 0
             for j in range(min(k + 1, len(self.by_tiles))):
-                acc.extend(self.by_tiles[j])
-            out = self.by_count[k] = self.pack(acc)
+                out |= self.by_tiles[j]
+            self.by_count[k] = out
         return out
-
-    def pack(self, found):
-        """The lookup of a list of indexes of scaled floors (sorted here, each kept once)."""
-        ix = found
-        ix.sort()
-        j = 1
-        for i in range(1, len(ix)):  # values of one floor: the floor once
-            if ix[i] != ix[j - 1]:
-                ix[j] = ix[i]
-                j += 1
-        del ix[j:]
-        return array("H", ix) if self.wide else bytes(ix)
 
     def between(self, look, lo, hi):
         """The values of a lookup whose scaled floors lie from lo to hi (only to read: it
         may be one of `values`, a tuple)."""
         floors = self.floors
         values = self.values
-        i = _first(look, floors, lo)
-        j = _first(look, floors, hi + 1)
-        if j - i == 1:
-            return values[look[i]]  # most often
+        i = _at(floors, lo)
+        j = _at(floors, hi + 1)
+        if j <= i:
+            return ()
+        look = (look >> i) & ((1 << (j - i)) - 1)
+        if not look & (look - 1):  # one floor or none: most often
+            while look > 1:
+                look >>= 1
+                i += 1
+            return values[i] if look else ()
         out = []
-        for k in range(i, j):
-            out.extend(values[look[k]])
+        while look:
+            if look & 1:
+                out.extend(values[i])
+            look >>= 1
+            i += 1
         return out
+
+
+def _mask(at, items):
+    """The lookup of the sides of a dict of items (scaled floor, value): see _Targets."""
+    out = 0
+    for item in items.values():
+        out |= 1 << at[item[0]]
+    return out
 
 
 def _value_of(st, n1):
@@ -651,13 +631,10 @@ def _candidates(targets, look, st, lo1, hi1):
     a = _value_of(st, lo1)
     b = _value_of(st, hi1)
     if a is None or b is None:
-        return targets.between(look, targets.floors[0], targets.floors[-1]) if look else []
+        return targets.between(look, targets.floors[0], targets.floors[-1]) if look else ()
     if a[0] * b[1] > b[0] * a[1]:
         a, b = b, a
     return targets.between(look, _down(a[0], a[1]), _up(b[0], b[1]))
-
-
-_NONE = b""  # the empty lookup
 
 
 def _placement(p):
