@@ -2124,152 +2124,163 @@ def _go(ctx, k, st, used, nk, tsum, mult, cross_sum, old, rfl, run):
     fixed, most, cut, spare, targets, gaps, need_old = ctx[2]
     short, room, white_keys, caches, floors, t_top, placed = ctx[3]
     at, bound, bound_short, floor, gain, factor, most_cross = ctx[4]
-    # run: (first square, tails done, heads done, length of the longest run before,
-    # whether that one was solved) of the current run of digits, or None (no
-    # targets, or no run yet)
-    self.steps += 1
-    if self.steps >= self.next_check:
-        self.next_check += STEP_CHECK
-        self.steps_done()
-    ph = st[6]
-    # (A side cannot end at a run start, so the ends come first: the checks below
-    # then spare a run start that leads nowhere its `tails` and `heads`.)
-    if k == stop or (free[k] and not fixed and (ph == 1 or ph == 3)):
-        # the side may end here
-        keep = nk < cut or run is None
-        if not keep:
-            # the longest run, the last of them, should have solved this side
-            keep = not run[1] if k - run[0] >= run[3] else not run[4]
-        if keep and k > s0 and (fixed or old or not need_old):
-            value = _end(st)
-            if value is not None:
-                pos = s0 if fixed else k - 1
-                if targets is None or (nk < cut and not fixed):
-                    if wk.skip:
-                        wk.skip -= 1  # (by_chunks: one of the lots before)
+    while True:
+        # run: (first square, tails done, heads done, length of the longest run before,
+        # whether that one was solved) of the current run of digits, or None (no
+        # targets, or no run yet)
+        self.steps += 1
+        if self.steps >= self.next_check:
+            self.next_check += STEP_CHECK
+            self.steps_done()
+        ph = st[6]
+        # (A side cannot end at a run start, so the ends come first: the checks below
+        # then spare a run start that leads nowhere its `tails` and `heads`.)
+        if k == stop or (free[k] and not fixed and (ph == 1 or ph == 3)):
+            # the side may end here
+            keep = nk < cut or run is None
+            if not keep:
+                # the longest run, the last of them, should have solved this side
+                keep = not run[1] if k - run[0] >= run[3] else not run[4]
+            if keep and k > s0 and (fixed or old or not need_old):
+                value = _end(st)
+                if value is not None:
+                    pos = s0 if fixed else k - 1
+                    if targets is None or (nk < cut and not fixed):
+                        if wk.skip:
+                            wk.skip -= 1  # (by_chunks: one of the lots before)
+                        else:
+                            side = (
+                                value,
+                                used,
+                                nk,
+                                tsum,
+                                mult,
+                                cross_sum,
+                                old,
+                                tuple(placed),
+                                pos,
+                            )
+                            short.append(side)
+                            if len(short) > room:
+                                raise _TooMany()
                     else:
-                        side = (
-                            value,
-                            used,
-                            nk,
-                            tsum,
-                            mult,
-                            cross_sum,
-                            old,
-                            tuple(placed),
-                            pos,
-                        )
-                        short.append(side)
-                        if len(short) > room:
-                            raise _TooMany()
-                else:
-                    self.meet(wk, value, used, nk, tsum, mult, cross_sum, old, placed, pos)
-        if k == stop:
-            return
-    left = most - nk
-    if fixed:
-        end = stop
-    else:
-        end = empties[k] + max(left, 0)
-        end = spots[end] if end < nspots else n
-    b = bound if nk >= cut else bound_short
-    if b is not None:
-        # Best first: every move with a side on from here scores at most the squares
-        # up to `end` at their best, with the best of the other sides.
-        top = tsum + gain[end] - gain[k] + b[0]
-        top *= mult * (factor[end] // factor[k]) * b[1]
-        if top + cross_sum + most_cross[end] - most_cross[k] + b[2] <= floor[0]:
-            return
-    if free[k]:
-        if left <= 0:
-            return
-        if gaps is not None and not old and gaps[k] > left:
-            return  # this side must reach a tile on the board, and cannot
-        if targets is not None and nk + 1 >= cut:
-            # Every side on from here has more than `cut` tiles: it must meet a
-            # short side of the other kind.
-            more = spare - (most if fixed else nk + 1)
-            more = min(more, t_top)
-            look = caches[used & _SHARD].get(used * 64 + more)
-            if look is None:
-                look = targets.lookup(used, more)
-            b = _bounds(st, end - k, fixed, rfl | board[k][end])
-            if b is None:
+                        self.meet(wk, value, used, nk, tsum, mult, cross_sum, old, placed, pos)
+            if k == stop:
                 return
-            if not _meets(look, floors, b[0], b[1]):
-                z = b[2]
-                if z is None or not _meets(look, floors, z[0], z[1]):
+        left = most - nk
+        if fixed:
+            end = stop
+        else:
+            end = empties[k] + max(left, 0)
+            end = spots[end] if end < nspots else n
+        b = bound if nk >= cut else bound_short
+        if b is not None:
+            # Best first: every move with a side on from here scores at most the squares
+            # up to `end` at their best, with the best of the other sides.
+            top = tsum + gain[end] - gain[k] + b[0]
+            top *= mult * (factor[end] // factor[k]) * b[1]
+            if top + cross_sum + most_cross[end] - most_cross[k] + b[2] <= floor[0]:
+                return
+        if free[k]:
+            if left <= 0:
+                return
+            if gaps is not None and not old and gaps[k] > left:
+                return  # this side must reach a tile on the board, and cannot
+            if targets is not None and nk + 1 >= cut:
+                # Every side on from here has more than `cut` tiles: it must meet a
+                # short side of the other kind.
+                more = spare - (most if fixed else nk + 1)
+                more = min(more, t_top)
+                look = caches[used & _SHARD].get(used * 64 + more)
+                if look is None:
+                    look = targets.lookup(used, more)
+                b = _bounds(st, end - k, fixed, rfl | board[k][end])
+                if b is None:
                     return
-    if targets is not None and (ph == 0 or ph == 2):
-        if nk >= cut and end - k >= 3:
-            # a run starts: can the side still end with a value to meet?
-            more = spare - (most if fixed else nk + (1 if free[k] else 0))
-            more = min(more, t_top)
-            look = caches[used & _SHARD].get(used * 64 + more)
-            if look is None:
-                look = targets.lookup(used, more)
-            if not self.reachable(ln, k, end, fixed, left, st, look, floors):
-                return
-        least = 0 if run is None else run[3]
-        done = run is None or run[4]
-        tail = self.tails(wk, k, st, used, nk, tsum, mult, cross_sum, old, placed, least)
-        head = self.heads(wk, k, st, used, nk, tsum, mult, cross_sum, old, placed, least)
-        run = (k, tail, head, least, done)
-    # Digits go on only towards a side not found already: a short one, one the run
-    # that should solve it could not, or one whose longest run is still to come
-    # (room for an operator and a run at least as long as any before).
-    digits = True
-    if run is not None and nk + (1 if free[k] else 0) >= cut:
-        m = k + 1 - run[0]  # this run's length with a digit here
-        if run[1] and run[2] and (run[4] or run[3] <= m):
-            digits = k + 2 + max(m, run[3]) <= end
-            if digits:
-                whites = white_count[end] - white_count[k + 1]
-                for key in white_keys:
-                    whites += counts[key]
-                digits = whites > 0
-    for key, place, code, v, f, c_score, kind, d, bit in opts[k]:
-        nrun = run
-        if kind == _DIGIT:
-            if not digits:
+                if not _meets(look, floors, b[0], b[1]):
+                    z = b[2]
+                    if z is None or not _meets(look, floors, z[0], z[1]):
+                        return
+        if targets is not None and (ph == 0 or ph == 2):
+            if nk >= cut and end - k >= 3:
+                # a run starts: can the side still end with a value to meet?
+                more = spare - (most if fixed else nk + (1 if free[k] else 0))
+                more = min(more, t_top)
+                look = caches[used & _SHARD].get(used * 64 + more)
+                if look is None:
+                    look = targets.lookup(used, more)
+                if not self.reachable(ln, k, end, fixed, left, st, look, floors):
+                    return
+            least = 0 if run is None else run[3]
+            done = run is None or run[4]
+            tail = self.tails(wk, k, st, used, nk, tsum, mult, cross_sum, old, placed, least)
+            head = self.heads(wk, k, st, used, nk, tsum, mult, cross_sum, old, placed, least)
+            run = (k, tail, head, least, done)
+        # Digits go on only towards a side not found already: a short one, one the run
+        # that should solve it could not, or one whose longest run is still to come
+        # (room for an operator and a run at least as long as any before).
+        digits = True
+        if run is not None and nk + (1 if free[k] else 0) >= cut:
+            m = k + 1 - run[0]  # this run's length with a digit here
+            if run[1] and run[2] and (run[4] or run[3] <= m):
+                digits = k + 2 + max(m, run[3]) <= end
+                if digits:
+                    whites = white_count[end] - white_count[k + 1]
+                    for key in white_keys:
+                        whites += counts[key]
+                    digits = whites > 0
+        for key, place, code, v, f, c_score, kind, d, bit in opts[k]:
+            nrun = run
+            if kind == _DIGIT:
+                if not digits:
+                    continue
+            elif k + 2 > end:
+                continue  # no room for an operand after it
+            elif run is not None:
+                # the run ends: the longest so far (the last of them) passes on
+                m = k - run[0]
+                if m >= run[3]:
+                    nrun = (k + 1, False, False, m, run[2])
+                else:
+                    nrun = (k + 1, False, False, run[3], run[4])
+            if key is None:  # the tile on the board
+                nst = _step(st, kind, d)
+                if nst is None:
+                    return
+                break  # on to square k + 1, below
+            c = counts[key]
+            if c <= 0:
                 continue
-        elif k + 2 > end:
-            continue  # no room for an operand after it
-        elif run is not None:
-            # the run ends: the longest so far (the last of them) passes on
-            m = k - run[0]
-            if m >= run[3]:
-                nrun = (k + 1, False, False, m, run[2])
-            else:
-                nrun = (k + 1, False, False, run[3], run[4])
-        if key is None:  # the tile on the board
             nst = _step(st, kind, d)
-            if nst is not None:
-                _go(ctx, k + 1, nst, used, nk, tsum + v, mult, cross_sum, True, rfl, nrun)
+            if nst is None:
+                continue
+            counts[key] = c - 1
+            placed.append(at[k] | code)
+            _go(
+                ctx,
+                k + 1,
+                nst,
+                used + place,
+                nk + 1,
+                tsum + v,
+                mult * f,
+                cross_sum + c_score,
+                old,
+                rfl & ~bit if c == 1 else rfl,
+                nrun,
+            )
+            placed.pop()
+            counts[key] = c
+        else:
             return
-        c = counts[key]
-        if c <= 0:
-            continue
-        nst = _step(st, kind, d)
-        if nst is None:
-            continue
-        counts[key] = c - 1
-        placed.append(at[k] | code)
-        _go(
-            ctx,
-            k + 1,
-            nst,
-            used + place,
-            nk + 1,
-            tsum + v,
-            mult * f,
-            cross_sum + c_score,
-            old,
-            rfl & ~bit if c == 1 else rfl,
-            nrun,
-        )
-        placed.pop()
-        counts[key] = c
+        # The tile on the board: the walk goes on from square k + 1 in this frame, not in a
+        # call of its own (a frame of _go is a heap block on MicroPython: one a tile on the
+        # board held the heap while the walk ran deep).
+        k += 1
+        st = nst
+        tsum += v
+        old = True
+        run = nrun
 
 
 def _reach(ctx, k, tiles, tlo, thi, sg, alo, ahi, dv, nums):
