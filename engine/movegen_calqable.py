@@ -41,19 +41,22 @@ tiles, for the main equation and each cross one; +50 for a whole rack.
 
 For the chip (engine/search.py): a square of `=` whose short sides are more than
 `most_sides` is passed over (`skipped`, and kept in `passed` for `passed_over()`, which
-searches those squares again by lots of `most_sides` short sides: `by_chunks()`), and with
+searches those squares again by lots of short sides: `by_chunks()`), and with
 `give_up` one whose sides run the heap out is given up (`given_up`); the generation goes on
 with the next square, the rack's counts put back (`refill`). The lookups a square's long
-walks make are kept in small dicts, not one large one: the Pico's heap mid-search has room
-for many small blocks, not a large one. A lookup is an int, a mask over the square's sorted
-scaled floors (a small int, no heap block, up to 30 floors), keyed once; the squares of a
-line without a cross check share their tables of faces, by premium (_Line). The search's
-live heap peaked at 71,328 B on the emulated Pico's 12 positions of tools/hintbench.py with
-two lists of floors and values a lookup, keyed twice; at 52,304 B with bytes of indexes; at
+walks make are not kept: a lookup is an int, a mask over the square's sorted scaled floors
+(a small int, no heap block, up to 30 floors), worked out each time from the usages of the
+other kind's short sides, each usage's tiles in bit fields of their own so that one
+subtraction tells whether the rack left pays for it (`_shifts`). The squares of a line
+without a cross check share their tables of faces, by premium (_Line). The search's live
+heap peaked at 71,328 B on the emulated Pico's 12 positions of tools/hintbench.py with two
+lists of floors and values a lookup, keyed twice; at 52,304 B with bytes of indexes; at
 46,608 B with the tables shared; at 33,168 B with the squares passed over searched again by
 lots (46,736 B on the one position that came back to them within 5 s, then 33,232 B), the
 targets' groups as tuples, the walk's tuple unpacked seven at a time and the lines as ranges;
-at 29,744 B with the lookups as masks (2026-11-28).
+at 29,744 B with the lookups as masks; at 24,384 B with the lookups not kept, the usages'
+fields and masks in two lists and the lots of a square passed over two thirds of
+`most_sides` (2026-11-28).
 
 Tiles used are counted in a mixed-radix integer over the rack's faces (one digit a face, of
 radix count + 1), so a side's usage is one small int. Everything is exact: integers and
@@ -432,20 +435,9 @@ _KEY_D = const(4096)
 _KEY_N = const(131072)
 
 
-# A search's lookups of one square of `=` run to thousands: one dict of them all grew in
-# blocks of 2 to 3 KB, which the Pico's heap, in pieces among the square's small objects,
-# did not have (emulated, 2026-11-27: 88 KB free, the largest free block 1.4 KB). Split by
-# the low bits of the usage, each dict stays small.
-_SHARDS = const(32)
-_SHARD = const(31)
-_UNUSED = {}  # type: dict  # a shard not made yet: only read, never written
-
-
 class _Targets:
     """The values of one kind's short sides, which a long side of the other kind is built
     towards, looked up by the tiles the long side leaves."""
-
-    _MOST_SUBSETS = 64  # beyond this many rack subsets to look up, go by tile count alone
 
     def __init__(self, gen, entries, most):
         self.gen = gen
@@ -455,27 +447,28 @@ class _Targets:
         # to share them, the search's peak on the emulated Pico was 1.5-4.7 KB higher on
         # the six positions of tools/hintbench.py then above 24 KB, and its steps slower.)
         # by_tiles[k]: {a value's key: (scaled floor, value)} of the sides of k tiles (a
-        # usage's tile count is k); groups: usage -> {a value's key: that item} of the sides
-        # using it. Once all are in, each becomes the mask of those sides.
+        # usage's tile count is k); groups: usage -> [tiles, {a value's key: that item}] of
+        # the sides using it. Once all are in, they give each usage's fields and the mask
+        # of its sides, for lookup().
         groups = {}  # type: dict
         by_tiles = []  # type: list
         for entry in entries:
             value = entry[0]
             u = entry[1]
+            k = entry[2]
             group = groups.get(u)
             if group is None:
-                group = groups[u] = {}
+                group = groups[u] = [k, {}]
             n, d = value
             key = n * _KEY_D + d if 0 < d < _KEY_D and -_KEY_N < n < _KEY_N else value
-            if key in group:
+            if key in group[1]:
                 continue
-            k = entry[2]
             while len(by_tiles) <= k:
                 by_tiles.append({})
             item = by_tiles[k].get(key)
             if item is None:
                 item = by_tiles[k][key] = (_down(n, d), value)
-            group[key] = item
+            group[1][key] = item
         items = []
         for tiles in by_tiles:
             items.extend(tiles.values())
@@ -490,90 +483,51 @@ class _Targets:
                 values.append((value,))
             elif values[-1][-1] != value:  # (a value in two by_tiles)
                 values[-1] += (value,)
-        for k in range(len(by_tiles)):
-            by_tiles[k] = _mask(at, by_tiles[k])
-        for u, group in groups.items():  # (no key added: the dict may change so)
-            groups[u] = _mask(at, group)
+        # The usages' fields and masks, fewest tiles first, in two lists of ints (a tuple a
+        # usage held 1 KB more of the Pico's heap for 60 sides); upto[k]: how many of them
+        # have at most k tiles (lookup() takes those)
+        order = sorted([(group[0], u) for u, group in groups.items()])
+        self.fields = [gen.fields(u) for _, u in order]
+        self.masks = [_mask(at, groups[u][1]) for _, u in order]
+        upto = [0] * (len(by_tiles) + 1)
+        for k, _ in order:
+            upto[k + 1] += 1
+        for k in range(1, len(upto)):
+            upto[k] += upto[k - 1]
+        self.upto = upto[1:]
         self.floors = floors
         self.values = values
-        self.groups = groups
-        self.by_tiles = by_tiles
         self.entries = entries
-        # by_count[k]: the lookup of every side of at most k tiles, made when first needed
-        self.by_count = [None] * (most + 1)  # type: list
-        self.top = len(by_tiles) - 1  # the most tiles of a side
-        # The lookups made, by used * 64 + most, in _SHARDS dicts by used & _SHARD (see
-        # there; _UNUSED until the first lookup of a shard: most squares make few)
-        self.cache = [_UNUSED] * _SHARDS  # type: list[dict]
 
-    def lookup(self, used, most):
-        """The scaled floors of the sides of at most `most` tiles that the rack, once a side
-        using `used` is paid (gen.counts now), can still pay for, as a mask of their indexes
-        in `floors`."""
+    def lookup(self, most):
+        """The scaled floors of the sides of at most `most` tiles that the rack left (the
+        generation's counts now) can pay for, as a mask of their indexes in `floors`.
+        Worked out each time, not kept: kept in dicts by usage and tiles, the lookups held up
+        to 6.9 KB more of the emulated Pico's heap (position 4 of tools/hintbench.py: 30,320
+        B against 23,440 B) for a few more steps (WASI, 82 positions: 25.3 % of the best at
+        80 M against 24.4 %, 58.3 % at 400 M against 57.2 %, the best within 400 M on 21
+        against 19)."""
         if most < 0:
             return 0
-        most = min(most, self.top)  # (the callers look the cache up so too: one key)
-        key = used * 64 + most
-        cache = self.cache[used & _SHARD]
-        if cache is _UNUSED:
-            cache = self.cache[used & _SHARD] = {}
-        if key in cache:
-            return cache[key]
         gen = self.gen
         counts = gen.counts
         keys = gen.keys
-        places = gen.places
-        # Sides of more tiles than any, or than the rack holds, are none: many keys share
-        # one lookup.
-        total = 0
+        shifts = gen.shifts
+        # The rack left, each face's count in its field (_Calq.fields): a usage it pays for
+        # takes from no field more than it holds, so that no guard bit is borrowed.
+        guard = gen.guard
+        left = guard
         for j in range(len(keys)):
             c = counts[keys[j]]
             if c > 0:
-                total += c
-        most = min(most, total)
-        key2 = used * 64 + most
-        if key2 in cache:
-            out = cache[key2]
-            cache[key] = out
-            return out
-        subs = [0]
-        sizes = [0]
-        out = -1
-        for j in range(len(keys)):
-            c = counts[keys[j]]
-            if c <= 0:
-                continue
-            place = places[j]
-            n = len(subs)
-            for i in range(n):
-                s = sizes[i]
-                for t in range(1, c + 1):
-                    if s + t > most:
-                        break
-                    subs.append(subs[i] + t * place)
-                    sizes.append(s + t)
-            if len(subs) > self._MOST_SUBSETS:
-                out = self.of_count(min(most, len(self.by_count) - 1))
-                break
-        if out < 0:
-            groups = self.groups
-            out = 0
-            for u in subs:
-                got = groups.get(u)
-                if got is not None:
-                    out |= got
-        cache[key] = out
-        cache[key2] = out
-        return out
-
-    def of_count(self, k):
-        """The lookup of every side of at most k tiles."""
-        out = self.by_count[k]
-        if out is None:
-            out = 0
-            for j in range(min(k + 1, len(self.by_tiles))):
-                out |= self.by_tiles[j]
-            self.by_count[k] = out
+                left += c << shifts[j]
+        out = 0
+        fields = self.fields
+        masks = self.masks
+        upto = self.upto
+        for j in range(upto[min(most, len(upto) - 1)]):
+            if (left - fields[j]) & guard == guard:
+                out |= masks[j]
         return out
 
     def between(self, look, lo, hi):
@@ -598,6 +552,22 @@ class _Targets:
             look >>= 1
             i += 1
         return out
+
+
+def _shifts(keys, counts):
+    """Where each face's bit field starts (wide enough for its count, with a guard bit
+    above), and the mask of the guard bits: (shifts, guard)."""
+    shifts = []
+    guard = 0
+    at = 0
+    for key in keys:
+        width = 1
+        while 1 << width <= counts[key]:
+            width += 1
+        shifts.append(at)
+        guard |= 1 << (at + width)
+        at += width + 1
+    return shifts, guard
 
 
 def _mask(at, items):
@@ -863,6 +833,7 @@ class _Calq(Generation):
                 flagged.append((key, _FLAGS[key]))
         self.keys = keys
         self.places = places
+        self.shifts, self.guard = _shifts(keys, counts)  # (see fields())
         # what _Line needs of each face: (key, place, code, value, kind, digit, flag)
         self.key_info = [
             (key, places[j], ord(key), self.values[ord(key)], _kind(key), ord(key) - 48,
@@ -1175,7 +1146,7 @@ class _Calq(Generation):
 
     def passed_over(self):
         """Yield the moves of the squares of `=` passed over (`passed`), searched now by
-        lots of `most_sides` short sides (around(), by_chunks()), the highest bound first;
+        lots of short sides (around(), by_chunks()), the highest bound first;
         each leaves `passed` as it is taken. A search's last resort: they hold the most
         sides, so the most time; by lots, no more heap than the other squares. The moves
         `emit` had from a square before it was passed over are not handed out again if the
@@ -1213,9 +1184,9 @@ class _Calq(Generation):
 
     def around(self, ln, e, e_tile, e_rack, start_pos, chunked=False):
         """The moves whose `=` stands on line position e. `chunked` (a square passed over,
-        searched again: see passed_over()): the short sides of each kind are taken
-        `most_sides` at a time (_Square), so that the heap holds no more of them than a
-        square not passed over."""
+        searched again: see passed_over()): the short sides of each kind are taken by lots
+        (by_chunks()), so that the heap holds no more of them than a square not passed
+        over."""
         self.handed = 0
         self.started = None if self.floor is None else self.floor[0]
         sq = self.square(ln, e, e_tile, e_rack, start_pos)
@@ -1247,12 +1218,15 @@ class _Calq(Generation):
             yield from self.long_lefts(sq, rights, right_index)
 
     def by_chunks(self, sq):
-        """around() for a square passed over: the short left sides `most_sides` at a time,
-        each lot met by the long right sides and joined with the short right sides, those
-        too a lot at a time; then the long left sides built towards each lot of short right
-        sides. The walks of short sides are made again for each lot (they are the cheap
-        ones); the long ones are made once a lot of the other kind."""
-        size = max(1, self.most_sides)
+        """around() for a square passed over: the short left sides two thirds of
+        `most_sides` at a time, each lot met by the long right sides and joined with the
+        short right sides, those too a lot at a time; then the long left sides built towards
+        each lot of short right sides. The walks of short sides are made again for each lot
+        (they are the cheap ones); the long ones are made once a lot of the other kind."""
+        # (Two thirds: a lot of left sides is held with its index, the targets of the long
+        # right walk and half a lot of right sides; lots of most_sides held the emulated
+        # Pico's largest peak, 25.6 KB on the 12 positions of tools/hintbench.py, 22.0 KB so)
+        size = max(1, self.most_sides * 2 // 3)
         found = self.found
         # The walks of short sides are cut by the floor as it was when the square started,
         # not as the moves found raise it, so that every walk of one kind finds the same
@@ -1589,6 +1563,17 @@ class _Calq(Generation):
             placed.append((e_tile[0], _EQUALS_CODE))
         return Move(placed, self.w), score
 
+    def fields(self, u):
+        """A usage (mixed radix) with each face's tiles in a bit field of its own (_shifts),
+        so that one subtraction tells whether the rack left pays for it (_Targets.lookup)."""
+        out = 0
+        places = self.places
+        radices = self.radices
+        shifts = self.shifts
+        for j in range(len(places)):
+            out += (u // places[j]) % radices[j] << shifts[j]
+        return out
+
     def fits(self, u, v):
         """Whether the tiles of two sides' usages (mixed-radix ints) are on the rack."""
         if not u or not v:
@@ -1659,9 +1644,7 @@ class _Calq(Generation):
         short = wk.short
         room = wk.room
         white_keys = self.white_keys
-        caches = targets.cache if targets is not None else []  # type: list[dict]
         floors = targets.floors if targets is not None else []
-        t_top = targets.top if targets is not None else 0  # the most tiles of a target
         placed = []  # type: list[int]  # (see _placement)
         at = ln.at
         bound = wk.bound
@@ -1679,7 +1662,7 @@ class _Calq(Generation):
             (self, wk, ln, opts, free, board, white_count),
             (empties, spots, nspots, n, counts, s0, stop),
             (fixed, most, cut, spare, targets, gaps, need_old),
-            (short, room, white_keys, caches, floors, t_top, placed),
+            (short, room, white_keys, floors, placed),
             (at, bound, bound_short, floor, gain, factor, most_cross),
         )
         _go(ctx, s0, _START, 0, 0, 0, 1, 0, False, self.rack_flags(), None)
@@ -1739,7 +1722,6 @@ class _Calq(Generation):
             return True
         spare = wk.spare
         targets = wk.targets
-        cache = targets.cache[used & _SHARD]
         tried = 0
         todo = []
         for p, m, held in ends:
@@ -1747,11 +1729,7 @@ class _Calq(Generation):
             top = 10**j
             low = top // 10 if j > 1 else 0
             first = 1 if low == 0 and (ph == 2 or dv) else low  # no ÷ 0, no over 0
-            more = spare - nk - m
-            more = min(more, targets.top)
-            look = cache.get(used * 64 + more)
-            if look is None:
-                look = targets.lookup(used, more)
+            look = targets.lookup(spare - nk - m)
             values = _candidates(targets, look, st, first, top - 1)
             tried += len(values)
             todo.append((p, m, held, values, low, top))
@@ -1888,11 +1866,7 @@ class _Calq(Generation):
             return
         k, q, nonzero, over = run1
         targets = wk.targets
-        room = wk.spare - nk  # tiles left for a side of the other kind
-        room = min(room, targets.top)
-        look = targets.cache[head[0] & _SHARD].get(head[0] * 64 + room)
-        if look is None:
-            look = targets.lookup(head[0], room)
+        look = targets.lookup(wk.spare - nk)  # (tiles left for a side of the other kind)
         if not look:
             return
         pos = wk.s0 if wk.fixed else last
@@ -2122,7 +2096,7 @@ def _go(ctx, k, st, used, nk, tsum, mult, cross_sum, old, rfl, run):
     self, wk, ln, opts, free, board, white_count = ctx[0]
     empties, spots, nspots, n, counts, s0, stop = ctx[1]
     fixed, most, cut, spare, targets, gaps, need_old = ctx[2]
-    short, room, white_keys, caches, floors, t_top, placed = ctx[3]
+    short, room, white_keys, floors, placed = ctx[3]
     at, bound, bound_short, floor, gain, factor, most_cross = ctx[4]
     while True:
         # run: (first square, tails done, heads done, length of the longest run before,
@@ -2189,11 +2163,7 @@ def _go(ctx, k, st, used, nk, tsum, mult, cross_sum, old, rfl, run):
             if targets is not None and nk + 1 >= cut:
                 # Every side on from here has more than `cut` tiles: it must meet a
                 # short side of the other kind.
-                more = spare - (most if fixed else nk + 1)
-                more = min(more, t_top)
-                look = caches[used & _SHARD].get(used * 64 + more)
-                if look is None:
-                    look = targets.lookup(used, more)
+                look = targets.lookup(spare - (most if fixed else nk + 1))
                 b = _bounds(st, end - k, fixed, rfl | board[k][end])
                 if b is None:
                     return
@@ -2204,11 +2174,7 @@ def _go(ctx, k, st, used, nk, tsum, mult, cross_sum, old, rfl, run):
         if targets is not None and (ph == 0 or ph == 2):
             if nk >= cut and end - k >= 3:
                 # a run starts: can the side still end with a value to meet?
-                more = spare - (most if fixed else nk + (1 if free[k] else 0))
-                more = min(more, t_top)
-                look = caches[used & _SHARD].get(used * 64 + more)
-                if look is None:
-                    look = targets.lookup(used, more)
+                look = targets.lookup(spare - (most if fixed else nk + (1 if free[k] else 0)))
                 if not self.reachable(ln, k, end, fixed, left, st, look, floors):
                     return
             least = 0 if run is None else run[3]

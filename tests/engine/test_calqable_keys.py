@@ -44,14 +44,18 @@ def test_equal_values_meet_in_range_and_beyond():
 
 def test_targets_look_up_values_beyond_the_int_range():
     class _Gen:  # what _Targets reads of a generation: the rack's faces and their counts
+        fields = mc._Calq.fields
+
         def __init__(self):
             self.keys = ["1"]
             self.places = [1]
+            self.radices = [2]
             self.counts = {"1": 1}
+            self.shifts, self.guard = mc._shifts(self.keys, self.counts)
 
     entries = [_side(v, 0) for v in BIG] + [_side((2, 1), 0), _side((2, 1), 0)]
     targets = mc._Targets(_Gen(), entries, 1)
-    look = targets.lookup(0, 1)  # a mask of scaled floors, each value's once
+    look = targets.lookup(1)  # a mask of scaled floors, each value's once
     floors = [targets.floors[i] for i in range(len(targets.floors)) if look >> i & 1]
     eq(floors, sorted(set(floors)))
     eq(len(floors), len(BIG) + 1)
@@ -61,14 +65,18 @@ def test_targets_look_up_values_beyond_the_int_range():
 
 def test_a_lookup_of_more_than_256_floors_finds_each():
     class _Gen:
+        fields = mc._Calq.fields
+
         def __init__(self):
             self.keys = ["1"]
             self.places = [1]
+            self.radices = [2]
             self.counts = {"1": 1}
+            self.shifts, self.guard = mc._shifts(self.keys, self.counts)
 
     values = [(n, 3) for n in range(-200, 200)]  # 400 values, 400 scaled floors
     targets = mc._Targets(_Gen(), [_side(v, 0) for v in values], 1)
-    look = targets.lookup(0, 1)
+    look = targets.lookup(1)
     eq(look, (1 << 400) - 1)  # every floor
     eq(targets.between(look, mc._down(-7, 3), mc._down(5, 3)), [(n, 3) for n in range(-7, 6)])
     eq(targets.between(look, mc._down(-200, 3), mc._down(199, 3)), values)
