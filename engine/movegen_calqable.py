@@ -439,7 +439,7 @@ class _Targets:
     """The values of one kind's short sides, which a long side of the other kind is built
     towards, looked up by the tiles the long side leaves."""
 
-    def __init__(self, gen, entries, most):
+    def __init__(self, gen, entries):
         self.gen = gen
         # A lookup is an int, a mask of the indexes of the sides' scaled floors in `floors`
         # (each floor once, in order; `values[j]` the values of floor j): a small int, no
@@ -1408,7 +1408,7 @@ class _Calq(Generation):
                 gaps[k] = 0 if codes[k] else gaps[k + 1] + 1
             walk.gaps = gaps
         if lefts:
-            walk.targets = _Targets(self, lefts, sq.budget)
+            walk.targets = _Targets(self, lefts)
             walk.bound = self.bound(ln, sq.eq, walk.targets)
             walk.other = left_index
             walk.eq = sq.eq
@@ -1419,7 +1419,7 @@ class _Calq(Generation):
     def long_lefts(self, sq, rights, right_index):
         """The moves of the long left sides of `sq`, built towards the short right sides
         `rights` (and their _index)."""
-        targets = _Targets(self, rights, sq.budget)
+        targets = _Targets(self, rights)
         bound = self.bound(sq.ln, sq.eq, targets)
         found = self.found
         for a, kl in sq.long_starts:

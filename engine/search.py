@@ -82,11 +82,13 @@ dicts want blocks of 2 to 4 KB, which the Pico's heap, in pieces mid-search, oft
 (on the emulated Pico the heap ran out on 3 of 12 positions without the cap, on none with
 it). A square whose sides still run the heap out is given up (`short_of_memory`). Either
 way the search goes on with the next square, the rack whole again. Once every other square
-is done, it comes back to those it passed over, the highest bound first, CALQ_SIDES short
-sides at a time (movegen_calqable `passed_over`; until the evening of 2026-11-28 with all
-their sides at once: 46,736 B of the emulated Pico's heap on the one position of 12 that
-came back to them within 5 s, 33,232 B by lots). Until that morning it did not come back,
-and a search with all the time it wanted found the best move on 45 of the 82 positions
+is done, it comes back to those it passed over, the highest bound first, two thirds of
+CALQ_SIDES short left sides at a time (movegen_calqable `passed_over`; until the evening of
+2026-11-28 with all their sides at once: 46,736 B of the emulated Pico's heap on the one
+position of 12 that came back to them within 5 s, 33,232 B by lots of CALQ_SIDES; once the
+lookups were not kept, 25,584 B by lots of CALQ_SIDES and 21,952 B by lots of two thirds).
+Until that morning it did not come back, and a search with all the time it wanted found the
+best move on 45 of the 82 positions
 (87.9 % of the best score on average; now 82 of 82). Squares held back so are searched
 last, so a lower cap loses nothing for good: WASI, 400 M fuel, cap 200 / 100 / 60 / 40 held 47.0 /
 48.4 / 49.4 / 50.8 % of the best and found it on 13 / 14 / 14 / 16 of 82; on the emulated Pico's 12

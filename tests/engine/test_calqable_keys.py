@@ -54,7 +54,7 @@ def test_targets_look_up_values_beyond_the_int_range():
             self.shifts, self.guard = mc._shifts(self.keys, self.counts)
 
     entries = [_side(v, 0) for v in BIG] + [_side((2, 1), 0), _side((2, 1), 0)]
-    targets = mc._Targets(_Gen(), entries, 1)
+    targets = mc._Targets(_Gen(), entries)
     look = targets.lookup(1)  # a mask of scaled floors, each value's once
     floors = [targets.floors[i] for i in range(len(targets.floors)) if look >> i & 1]
     eq(floors, sorted(set(floors)))
@@ -75,7 +75,7 @@ def test_a_lookup_of_more_than_256_floors_finds_each():
             self.shifts, self.guard = mc._shifts(self.keys, self.counts)
 
     values = [(n, 3) for n in range(-200, 200)]  # 400 values, 400 scaled floors
-    targets = mc._Targets(_Gen(), [_side(v, 0) for v in values], 1)
+    targets = mc._Targets(_Gen(), [_side(v, 0) for v in values])
     look = targets.lookup(1)
     eq(look, (1 << 400) - 1)  # every floor
     eq(targets.between(look, mc._down(-7, 3), mc._down(5, 3)), [(n, 3) for n in range(-7, 6)])

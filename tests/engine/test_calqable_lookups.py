@@ -75,7 +75,7 @@ def _check(floors_wanted, seed):
         counts = {}
         for j, key in enumerate(KEYS):
             counts[key] = RACK[key] - taken[j]
-        targets = mc._Targets(_Gen(KEYS, PLACES, RACK, counts), entries, 6)
+        targets = mc._Targets(_Gen(KEYS, PLACES, RACK, counts), entries)
         floors = targets.floors
         eq(len(floors), floors_wanted)
         for most in (0, 2, 6):
@@ -135,7 +135,7 @@ def test_a_rack_of_many_faces():
     counts = dict(rack)
     counts["2"] = 0
     counts["6"] = 0
-    targets = mc._Targets(_Gen(keys, places, rack, counts), entries, 7)
+    targets = mc._Targets(_Gen(keys, places, rack, counts), entries)
     for most in range(8):
         look = targets.lookup(most)
         got = [targets.floors[i] // mc._SCALE for i in range(128) if look >> i & 1]
