@@ -1,7 +1,8 @@
 """Runtime shims so one source runs on MicroPython (rp2) and CPython.
 
 Everything that differs between the two runtimes goes through here: `const`, the
-millisecond tick clock and integer helpers that MicroPython lacks (`math.gcd`).
+millisecond tick clock, integer helpers that MicroPython lacks (`math.gcd`), and whether the
+code runs on a board (`ON_BOARD`: there the heap is small, elsewhere memory may buy speed).
 """
 
 import sys
@@ -49,12 +50,12 @@ def gcd(a, b):
 
 # Where the free heap means something: the rp2 port and CircuitPython on an RP2040. Not
 # CPython, nor the WASI MicroPython of the tests (a 128 MB heap, its collector off).
-_BOARD_PLATFORMS = ("rp2", "RP2040")
+ON_BOARD = sys.platform in ("rp2", "RP2040")
 
 
 def mem_free():
     """Free heap in bytes on a board, or None where the figure would mean nothing."""
-    if sys.platform not in _BOARD_PLATFORMS:
+    if not ON_BOARD:
         return None
     import gc
 
@@ -65,7 +66,7 @@ def collect():
     """A full collection on a board (the rp2 port, CircuitPython); nothing elsewhere: CPython
     needs none, and the WASI MicroPython of the tests must never collect (its collector
     traps). For a known point where much has just become garbage (tests/test_pico.py)."""
-    if sys.platform not in _BOARD_PLATFORMS:
+    if not ON_BOARD:
         return
     import gc
 

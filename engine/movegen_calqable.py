@@ -44,10 +44,11 @@ For the chip (engine/search.py): a square of `=` whose short sides are more than
 searches those squares again by lots of short sides: `by_chunks()`), and with
 `give_up` one whose sides run the heap out is given up (`given_up`); the generation goes on
 with the next square, the rack's counts put back (`refill`). The lookups a square's long
-walks make are not kept: a lookup is an int, a mask over the square's sorted scaled floors
-(a small int, no heap block, up to 30 floors), worked out each time from the usages of the
-other kind's short sides, each usage's tiles in bit fields of their own so that one
-subtraction tells whether the rack left pays for it (`_shifts`). The squares of a line
+walks make are not kept on the chip (`keep_lookups`; kept elsewhere): a lookup is an int, a
+mask over the square's sorted scaled floors (a small int, no heap block, up to 30 floors),
+worked out from the usages of the other kind's short sides, each usage's tiles in bit
+fields of their own so that one subtraction tells whether the rack left pays for it
+(`_shifts`). The squares of a line
 without a cross check share their tables of faces, by premium (_Line). The search's live
 heap peaked at 71,328 B on the emulated Pico's 12 positions of tools/hintbench.py with two
 lists of floors and values a lookup, keyed twice; at 52,304 B with bytes of indexes; at
@@ -65,7 +66,7 @@ fractions, and integer bounds rounded outwards.
 
 from engine import calqable_bounds, equation, faces
 from engine.arith import add_term
-from engine.compat import const, gcd
+from engine.compat import ON_BOARD, const, gcd
 from engine.move import Move
 from engine.movegen import STEP_CHECK, Generation, _nothing
 from engine.profile import CHIP, RUN
@@ -498,17 +499,34 @@ class _Targets:
         self.floors = floors
         self.values = values
         self.entries = entries
+        # the lookups made, by the usage of the side so far and the usages taken (None: not
+        # kept, on the chip; see lookup())
+        self.kept = {} if gen.keep_lookups else None  # type: dict | None
 
-    def lookup(self, most):
+    def lookup(self, most, used=-1):
         """The scaled floors of the sides of at most `most` tiles that the rack left (the
-        generation's counts now) can pay for, as a mask of their indexes in `floors`.
-        Worked out each time, not kept: kept in dicts by usage and tiles, the lookups held up
-        to 6.9 KB more of the emulated Pico's heap (position 4 of tools/hintbench.py: 30,320
-        B against 23,440 B) for a few more steps (WASI, 82 positions: 25.3 % of the best at
-        80 M against 24.4 %, 58.3 % at 400 M against 57.2 %, the best within 400 M on 21
-        against 19)."""
+        generation's counts now: the rack less `used`, the usage of the side so far, if
+        given) can pay for, as a mask of their indexes in `floors`.
+        Kept by `used` and the usages taken if the generation's `keep_lookups` says so;
+        worked out each time on the chip, for its heap. Kept in dicts by usage and tiles,
+        the lookups held up to 6.9 KB more of the emulated Pico's heap (position 4 of
+        tools/hintbench.py: 30,320 B against 23,440 B) for a few more steps (WASI, 82
+        positions: 25.3 % of the best at 80 M against 24.4 %, 58.3 % at 400 M against
+        57.2 %, the best within 400 M on 21 against 19). On CPython, kept so, every move of
+        the set's first 30 positions took 22 % less time (2026-11-28)."""
         if most < 0:
             return 0
+        upto = self.upto
+        n = upto[min(most, len(upto) - 1)]
+        kept = self.kept
+        key = 0
+        if kept is not None and used >= 0:
+            key = used << 16 | n  # (n may pass 64, never 65,536: usages are parts of the rack)
+            out = kept.get(key)
+            if out is not None:
+                return out
+        else:
+            kept = None
         gen = self.gen
         counts = gen.counts
         keys = gen.keys
@@ -524,10 +542,11 @@ class _Targets:
         out = 0
         fields = self.fields
         masks = self.masks
-        upto = self.upto
-        for j in range(upto[min(most, len(upto) - 1)]):
+        for j in range(n):
             if (left - fields[j]) & guard == guard:
                 out |= masks[j]
+        if kept is not None:
+            kept[key] = out
         return out
 
     def between(self, look, lo, hi):
@@ -860,6 +879,9 @@ class _Calq(Generation):
         self.given_up = 0
         self.most_sides = _NO_LIMIT
         self.skipped = 0
+        # Whether a square's lookups are kept, each made once (_Targets.lookup): not on a
+        # board, for its heap, nor in a search with a budget (the chip's, wherever it runs)
+        self.keep_lookups = not ON_BOARD
         # (line, cross step, spot, moves handed out, floor at its start) of each square
         # passed over
         self.passed = []  # type: list
@@ -1729,7 +1751,7 @@ class _Calq(Generation):
             top = 10**j
             low = top // 10 if j > 1 else 0
             first = 1 if low == 0 and (ph == 2 or dv) else low  # no ÷ 0, no over 0
-            look = targets.lookup(spare - nk - m)
+            look = targets.lookup(spare - nk - m, used)
             values = _candidates(targets, look, st, first, top - 1)
             tried += len(values)
             todo.append((p, m, held, values, low, top))
@@ -1866,7 +1888,7 @@ class _Calq(Generation):
             return
         k, q, nonzero, over = run1
         targets = wk.targets
-        look = targets.lookup(wk.spare - nk)  # (tiles left for a side of the other kind)
+        look = targets.lookup(wk.spare - nk, head[0])  # (tiles left for the other kind)
         if not look:
             return
         pos = wk.s0 if wk.fixed else last
@@ -2163,7 +2185,7 @@ def _go(ctx, k, st, used, nk, tsum, mult, cross_sum, old, rfl, run):
             if targets is not None and nk + 1 >= cut:
                 # Every side on from here has more than `cut` tiles: it must meet a
                 # short side of the other kind.
-                look = targets.lookup(spare - (most if fixed else nk + 1))
+                look = targets.lookup(spare - (most if fixed else nk + 1), used)
                 b = _bounds(st, end - k, fixed, rfl | board[k][end])
                 if b is None:
                     return
@@ -2174,7 +2196,9 @@ def _go(ctx, k, st, used, nk, tsum, mult, cross_sum, old, rfl, run):
         if targets is not None and (ph == 0 or ph == 2):
             if nk >= cut and end - k >= 3:
                 # a run starts: can the side still end with a value to meet?
-                look = targets.lookup(spare - (most if fixed else nk + (1 if free[k] else 0)))
+                look = targets.lookup(
+                    spare - (most if fixed else nk + (1 if free[k] else 0)), used
+                )
                 if not self.reachable(ln, k, end, fixed, left, st, look, floors):
                     return
             least = 0 if run is None else run[3]

@@ -308,6 +308,8 @@ class Search:
         no_cap = gen.most_sides
         # a whole search passes over no square; nor does a short pass (its sides are few)
         capped = self.steps is not None or self.expired is not None
+        if capped:
+            gen.keep_lookups = False  # the chip's search: its heap, wherever it runs
         done = []  # type: list
         try:
             sizes = [size for size in CALQ_SIZES if size < limit] + [limit]

@@ -42,17 +42,21 @@ def test_equal_values_meet_in_range_and_beyond():
         eq([side[1] for side in index[0][index[1][0]]], [1, 2], value)
 
 
+class _Gen:
+    """What _Targets reads of a generation: a rack of one `1`, its counts, lookups not kept."""
+
+    fields = mc._Calq.fields
+
+    def __init__(self):
+        self.keys = ["1"]
+        self.places = [1]
+        self.radices = [2]
+        self.counts = {"1": 1}
+        self.shifts, self.guard = mc._shifts(self.keys, self.counts)
+        self.keep_lookups = False
+
+
 def test_targets_look_up_values_beyond_the_int_range():
-    class _Gen:  # what _Targets reads of a generation: the rack's faces and their counts
-        fields = mc._Calq.fields
-
-        def __init__(self):
-            self.keys = ["1"]
-            self.places = [1]
-            self.radices = [2]
-            self.counts = {"1": 1}
-            self.shifts, self.guard = mc._shifts(self.keys, self.counts)
-
     entries = [_side(v, 0) for v in BIG] + [_side((2, 1), 0), _side((2, 1), 0)]
     targets = mc._Targets(_Gen(), entries)
     look = targets.lookup(1)  # a mask of scaled floors, each value's once
@@ -64,16 +68,6 @@ def test_targets_look_up_values_beyond_the_int_range():
 
 
 def test_a_lookup_of_more_than_256_floors_finds_each():
-    class _Gen:
-        fields = mc._Calq.fields
-
-        def __init__(self):
-            self.keys = ["1"]
-            self.places = [1]
-            self.radices = [2]
-            self.counts = {"1": 1}
-            self.shifts, self.guard = mc._shifts(self.keys, self.counts)
-
     values = [(n, 3) for n in range(-200, 200)]  # 400 values, 400 scaled floors
     targets = mc._Targets(_Gen(), [_side(v, 0) for v in values])
     look = targets.lookup(1)

@@ -17,16 +17,17 @@ PLACES = [1, 3, 9]
 
 class _Gen:
     """What _Targets reads of a generation: the rack's faces, their places, radices and
-    fields (as the rack holds them) and their counts now."""
+    fields (as the rack holds them), their counts now and whether lookups are kept."""
 
     fields = mc._Calq.fields
 
-    def __init__(self, keys, places, rack, counts):
+    def __init__(self, keys, places, rack, counts, keep=False):
         self.keys = keys
         self.places = places
         self.radices = [rack[key] + 1 for key in keys]
         self.shifts, self.guard = mc._shifts(keys, rack)
         self.counts = counts
+        self.keep_lookups = keep
 
 
 def _digits(usage, places):
@@ -118,11 +119,13 @@ def test_lookups_of_many_floors():
     _check(100, 5)
 
 
-def test_a_rack_of_many_faces():
-    # Seven faces of one tile each, two of them spent: of the 128 usages, those of the
-    # other five with at most `most` tiles.
-    keys = ["1", "2", "3", "4", "5", "6", "7"]
-    places = [1, 2, 4, 8, 16, 32, 64]
+# Seven faces of one tile each: a usage is a bit a face, 128 of them.
+MANY_KEYS = ["1", "2", "3", "4", "5", "6", "7"]
+MANY_PLACES = [1, 2, 4, 8, 16, 32, 64]
+
+
+def _many_faces(keep=False):
+    """(targets of the 128 usages' sides, the rack, its counts now, the sides)."""
     entries = []
     for u in range(128):
         k = 0
@@ -130,13 +133,42 @@ def test_a_rack_of_many_faces():
             k += u >> j & 1
         entries.append(((u, 1), u, k, 0, 1, 0, False, (), 0))
     rack = {}
-    for key in keys:
+    for key in MANY_KEYS:
         rack[key] = 1
     counts = dict(rack)
-    counts["2"] = 0
-    counts["6"] = 0
-    targets = mc._Targets(_Gen(keys, places, rack, counts), entries)
+    targets = mc._Targets(_Gen(MANY_KEYS, MANY_PLACES, rack, counts, keep), entries)
+    return targets, rack, counts, entries
+
+
+def _spend(counts, rack, used):
+    for j, key in enumerate(MANY_KEYS):
+        counts[key] = rack[key] - (used >> j & 1)
+
+
+def _usable(targets, look):
+    return [targets.floors[i] // mc._SCALE for i in range(128) if look >> i & 1]
+
+
+def test_a_rack_of_many_faces():
+    # Two of the seven spent: of the 128 usages, those of the other five with at most
+    # `most` tiles.
+    targets, rack, counts, entries = _many_faces()
+    _spend(counts, rack, 34)
     for most in range(8):
         look = targets.lookup(most)
-        got = [targets.floors[i] // mc._SCALE for i in range(128) if look >> i & 1]
-        eq(got, [e[0][0] for e in entries if e[2] <= most and not e[1] & 34], most)
+        eq(_usable(targets, look), [e[0][0] for e in entries if e[2] <= most and not e[1] & 34])
+
+
+def test_kept_lookups_are_those_worked_out():
+    # Off the chip a square's lookups are kept, by the usage of the side so far and how
+    # many usages they take (up to all 128 here): each must be the lookup worked out for
+    # that rack left, asked twice in a shuffled order, as a walk would.
+    targets, rack, counts, entries = _many_faces(keep=True)
+    prng = Prng(7)
+    asks = [(used, most) for used in range(40) for most in (0, 1, 3, 7)]  # 1, 8, 64, 128 usages
+    for n in range(2 * len(asks)):
+        used, most = asks[prng.below(len(asks))] if n >= len(asks) else asks[n]
+        _spend(counts, rack, used)
+        want = [e[0][0] for e in entries if e[2] <= most and not e[1] & used]
+        eq(_usable(targets, targets.lookup(most, used)), want, (used, most))
+        eq(_usable(targets, targets.lookup(most)), want, (used, most))
