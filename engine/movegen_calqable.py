@@ -48,8 +48,8 @@ walks make are not kept on the chip (`keep_lookups`; kept elsewhere): a lookup i
 mask over the square's sorted scaled floors (a small int, no heap block, up to 30 floors),
 worked out from the usages of the other kind's short sides, each usage's tiles in bit
 fields of their own so that one subtraction tells whether the rack left pays for it
-(`_shifts`). The squares of a line
-without a cross check share their tables of faces, by premium (_Line). The search's live
+(`_shifts`). The squares of a line without a cross check share their tables of faces, by
+premium (_Line). The search's live
 heap peaked at 71,328 B on the emulated Pico's 12 positions of tools/hintbench.py with two
 lists of floors and values a lookup, keyed twice; at 52,304 B with bytes of indexes; at
 46,608 B with the tables shared; at 33,168 B with the squares passed over searched again by
