@@ -1,12 +1,14 @@
 """The Cal-Q-Able generator's sides are matched by exact value whatever their size.
 
-engine/movegen_calqable.py keys its dicts of sides by an int made of a value's numerator and
-denominator (MicroPython hashes a (n, d) tuple as n + d, so tuples collide), and by the
-value itself beyond the int's range. Two values must share a key only if they are equal:
+engine/calqable_targets.py (and engine/movegen_calqable.py) key their dicts of sides by an
+int made of a value's numerator and denominator (MicroPython hashes a (n, d) tuple as n + d,
+so tuples collide), and by the value itself beyond the int's range. Two values must share a key only if they are equal:
 here values whose int keys would coincide if the range were not checked (1/4097 and 1, say)
 must stay apart, and values out of the range must still find each other.
 """
 
+from engine import calqable_ranges as cr
+from engine import calqable_targets as ct
 from engine import movegen_calqable as mc
 from tests.engine.checks import eq
 
@@ -27,7 +29,7 @@ def _values(index, key):
 
 def test_values_whose_int_keys_would_coincide_stay_apart():
     for a, b in CLASHING:
-        index = mc._index([_side(a, 1), _side(b, 1)])
+        index = ct._index([_side(a, 1), _side(b, 1)])
         eq(len(index[1]), 2, (a, b))
         for key in index[1]:
             eq(len(_values(index, key)), 1, (a, b))
@@ -36,7 +38,7 @@ def test_values_whose_int_keys_would_coincide_stay_apart():
 def test_equal_values_meet_in_range_and_beyond():
     for value in BIG + [(3, 1), (-5, 2), (0, 1)]:
         again = (value[0] * 1, value[1] * 1)  # an equal tuple, not the same object
-        index = mc._index([_side(value, 1), _side(again, 2), _side((9, 1), 1)])
+        index = ct._index([_side(value, 1), _side(again, 2), _side((9, 1), 1)])
         eq(len(index[1]), 2, value)
         eq(_values(index, index[1][0]), [value, again], value)
         eq([side[1] for side in index[0][index[1][0]]], [1, 2], value)
@@ -52,13 +54,13 @@ class _Gen:
         self.places = [1]
         self.radices = [2]
         self.counts = {"1": 1}
-        self.shifts, self.guard = mc._shifts(self.keys, self.counts)
+        self.shifts, self.guard = ct._shifts(self.keys, self.counts)
         self.keep_lookups = False
 
 
 def test_targets_look_up_values_beyond_the_int_range():
     entries = [_side(v, 0) for v in BIG] + [_side((2, 1), 0), _side((2, 1), 0)]
-    targets = mc._Targets(_Gen(), entries)
+    targets = ct._Targets(_Gen(), entries)
     look = targets.lookup(1)  # a mask of scaled floors, each value's once
     floors = [targets.floors[i] for i in range(len(targets.floors)) if look >> i & 1]
     eq(floors, sorted(set(floors)))
@@ -69,8 +71,8 @@ def test_targets_look_up_values_beyond_the_int_range():
 
 def test_a_lookup_of_more_than_256_floors_finds_each():
     values = [(n, 3) for n in range(-200, 200)]  # 400 values, 400 scaled floors
-    targets = mc._Targets(_Gen(), [_side(v, 0) for v in values])
+    targets = ct._Targets(_Gen(), [_side(v, 0) for v in values])
     look = targets.lookup(1)
     eq(look, (1 << 400) - 1)  # every floor
-    eq(targets.between(look, mc._down(-7, 3), mc._down(5, 3)), [(n, 3) for n in range(-7, 6)])
-    eq(targets.between(look, mc._down(-200, 3), mc._down(199, 3)), values)
+    eq(targets.between(look, cr._down(-7, 3), cr._down(5, 3)), [(n, 3) for n in range(-7, 6)])
+    eq(targets.between(look, cr._down(-200, 3), cr._down(199, 3)), values)

@@ -1,11 +1,13 @@
-"""A square's lookups (movegen_calqable._Targets): which values of the other kind's short
-sides the rack left can still pay for, found by scaled floor.
+"""A square's lookups (engine/calqable_targets.py's _Targets): which values of the other
+kind's short sides the rack left can still pay for, found by scaled floor.
 
 A lookup is an int, a mask over the square's sorted scaled floors: a small int on the chip up
 to 30 floors, a long one past that. Here every lookup, `_meets` and `between` is checked
 against the plain sets it stands for, with 8 to 100 floors, on all runtimes.
 """
 
+from engine import calqable_ranges as cr
+from engine import calqable_targets as ct
 from engine import movegen_calqable as mc
 from engine.prng import Prng
 from tests.engine.checks import eq
@@ -25,7 +27,7 @@ class _Gen:
         self.keys = keys
         self.places = places
         self.radices = [rack[key] + 1 for key in keys]
-        self.shifts, self.guard = mc._shifts(keys, rack)
+        self.shifts, self.guard = ct._shifts(keys, rack)
         self.counts = counts
         self.keep_lookups = keep
 
@@ -76,7 +78,7 @@ def _check(floors_wanted, seed):
         counts = {}
         for j, key in enumerate(KEYS):
             counts[key] = RACK[key] - taken[j]
-        targets = mc._Targets(_Gen(KEYS, PLACES, RACK, counts), entries)
+        targets = ct._Targets(_Gen(KEYS, PLACES, RACK, counts), entries)
         floors = targets.floors
         eq(len(floors), floors_wanted)
         for most in (0, 2, 6):
@@ -85,24 +87,24 @@ def _check(floors_wanted, seed):
             want = set()
             for e in entries:
                 if e[2] <= most and _payable(e[1], counts, KEYS, PLACES):
-                    want.add(mc._down(e[0][0], e[0][1]))
+                    want.add(cr._down(e[0][0], e[0][1]))
             got = [floors[i] for i in range(len(floors)) if look >> i & 1]
             eq(got, sorted(want), (floors_wanted, used, most))
             eq(look >> len(floors), 0)
             for _ in range(12):
                 lo = floors[prng.below(len(floors))] + prng.below(3) - 1
-                hi = lo + prng.below(5) * prng.below(40 * mc._SCALE)
+                hi = lo + prng.below(5) * prng.below(40 * cr._SCALE)
                 inside = [f for f in want if lo <= f <= hi]
-                eq(mc._meets(look, floors, lo, hi), bool(inside), (lo, hi))
-                eq(mc._meets(look, floors, None, hi), any(f <= hi for f in want), hi)
-                eq(mc._meets(look, floors, lo, None), any(f >= lo for f in want), lo)
+                eq(cr._meets(look, floors, lo, hi), bool(inside), (lo, hi))
+                eq(cr._meets(look, floors, None, hi), any(f <= hi for f in want), hi)
+                eq(cr._meets(look, floors, lo, None), any(f >= lo for f in want), lo)
                 values = set()
                 for e in entries:
-                    f = mc._down(e[0][0], e[0][1])
+                    f = cr._down(e[0][0], e[0][1])
                     if f in inside:
                         values.add(e[0])
                 found = targets.between(look, lo, hi)
-                eq(list(found), sorted(values, key=lambda v: (mc._down(v[0], v[1]), v)))
+                eq(list(found), sorted(values, key=lambda v: (cr._down(v[0], v[1]), v)))
 
 
 def test_lookups_of_a_few_floors():
@@ -136,7 +138,7 @@ def _many_faces(keep=False):
     for key in MANY_KEYS:
         rack[key] = 1
     counts = dict(rack)
-    targets = mc._Targets(_Gen(MANY_KEYS, MANY_PLACES, rack, counts, keep), entries)
+    targets = ct._Targets(_Gen(MANY_KEYS, MANY_PLACES, rack, counts, keep), entries)
     return targets, rack, counts, entries
 
 
@@ -146,7 +148,7 @@ def _spend(counts, rack, used):
 
 
 def _usable(targets, look):
-    return [targets.floors[i] // mc._SCALE for i in range(128) if look >> i & 1]
+    return [targets.floors[i] // cr._SCALE for i in range(128) if look >> i & 1]
 
 
 def test_a_rack_of_many_faces():
