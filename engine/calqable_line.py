@@ -56,14 +56,15 @@ class _Walk:
     def __init__(self, ln, s0, stop, fixed, most):
         self.ln = ln
         self.s0 = s0
-        self.stop = stop  # a left side ends just before `stop`; a right side by then
+        self.stop = stop  # a left side ends just before `stop`; a right side by then (the
+        # line's end, or the square before a run of tiles that holds another `=`)
         self.fixed = fixed
         self.most = most  # tiles at most
         self.short = []  # type: list  # the short sides found (kept: see _Calq.walk)
 
     def end(self, k, tiles):
         """Where a side at square k with `tiles` more to lay ends by (exclusive)."""
-        return self.stop if self.fixed else self.ln.reach(k, tiles)
+        return self.stop if self.fixed else min(self.ln.reach(k, tiles), self.stop)
 
 
 class _Square:
@@ -80,6 +81,7 @@ class _Square:
         self.e = 0
         self.budget = 0
         self.r_budget = 0
+        self.r_stop = 0  # a right side ends before this square (see _Calq.square())
         self.short_starts = []  # type: list  # (square, tiles) of the short left sides
         self.long_starts = []  # type: list  # and of the long ones
         self.h_right = 0

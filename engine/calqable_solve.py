@@ -204,7 +204,7 @@ def rest(gen, wk, run1, q, s1, s2, head, more, nk, held, placed):
     # (in tuples of seven, unpacked one by one: see _go)
     ctx = (
         (gen, wk, ln, ln.opts, ln.at, ln.free, gen.counts),
-        (fixed, wk.stop if fixed else ln.n, wk.gaps, wk.need_old, wk.cut,
+        (fixed, wk.stop, wk.gaps, wk.need_old, wk.cut,
          run1[1] - run1[0] - 1,  # runs after run 1 are at most this long
          wk.most - nk),
         (bound, floor, gain, factor, most_cross, gain1, factor1),

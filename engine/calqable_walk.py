@@ -107,7 +107,8 @@ def _go(ctx, k, st, used, nk, tsum, mult, cross_sum, old, rfl, run):
             end = stop
         else:
             end = empties[k] + max(left, 0)
-            end = spots[end] if end < nspots else n
+            # (a right side ends by `stop`: the line's end, or a run with another `=` after)
+            end = min(spots[end] if end < nspots else n, stop)
         b = bound if nk >= cut else bound_short
         if b is not None:
             # Best first: every move with a side on from here scores at most the squares

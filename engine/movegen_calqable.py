@@ -7,7 +7,10 @@ right with their exact values (engine/equation.py's grammar: multi-digit numbers
 leading zeros, the fraction bar, `×` `÷` before `+` `−`): a left side from a square whose
 left neighbour is empty up to the square before `e`, a right side from the square after
 `e` to a square whose right neighbour is empty. A left and a right side of the same value,
-whose tiles the rack can pay for together, make a move.
+whose tiles the rack can pay for together, make a move. No side takes in a run of tiles on
+the board that holds another `=`: the left sides start after the nearest such run, the right
+sides end before it, and the split below is fitted to that room (every move of the set's
+100 racks: 8 % less time in all, 10 % on the median position, up to 38 %; 2026-11-28).
 
 The two sides share the rack: with B tiles to lay besides the `=`, a left side of kL tiles
 meets right sides of at most B - kL. So the sides are split (hL + hR >= B - 1):
@@ -580,15 +583,32 @@ class _Calq(Generation):
         budget = self.limit - e_rack
         e_old = e_tile is None
         first = self.first_move
+        # The equation holds one `=`: a side cannot take in a run of tiles on the board that
+        # holds another. The left sides start after the nearest such `=` before e (`lo`);
+        # the right sides end before the square that parts e from the nearest such run
+        # after it (`r_stop`; the line's end without one).
+        lo = e - 1
+        while lo >= 0 and codes[lo] & 0x7F != _EQUALS_CODE:
+            lo -= 1
+        lo += 1
+        r_stop = e + 1
+        while r_stop < n and codes[r_stop] & 0x7F != _EQUALS_CODE:
+            r_stop += 1
+        if r_stop < n:
+            while codes[r_stop - 1]:
+                r_stop -= 1  # back to the run's first tile (e + 1 at least)
+            r_stop -= 1  # the empty square before it
+            if r_stop <= e:
+                return None  # the run touches e: no right side
         # Can some left side hold a tile on the board? (After the first move the equation
         # must hold one: if neither the `=` nor any left side does, every right side must.)
         left_old = False
-        for k in range(e - 1, max(-1, e - 1 - budget), -1):
+        for k in range(e - 1, max(lo - 1, e - 1 - budget), -1):
             if codes[k]:
                 left_old = True
                 break
         right_old = False
-        for k in range(e + 1, min(n, e + 1 + budget)):
+        for k in range(e + 1, min(r_stop, e + 1 + budget)):
             if codes[k]:
                 right_old = True
                 break
@@ -605,14 +625,15 @@ class _Calq(Generation):
         sq.e = e
         sq.budget = budget
         sq.r_budget = r_budget
+        sq.r_stop = r_stop
         sq.short_starts.clear()
         sq.long_starts.clear()
         sq.floor = None
         sq.must_old = not (first or e_old or left_old)
         lefts_need_old = not (first or e_old or right_old)
         # The split: short sides of up to h_left and h_right tiles.
-        max_left = min(l_budget, ln.empties[e])
-        max_right = min(r_budget, ln.empties[n] - ln.empties[e + 1])
+        max_left = min(l_budget, ln.empties[e] - ln.empties[lo])
+        max_right = min(r_budget, ln.empties[r_stop] - ln.empties[e + 1])
         h_left = (budget - 1) // 2
         h_right = budget - 1 - h_left
         if max_left <= h_left:
@@ -627,10 +648,10 @@ class _Calq(Generation):
         else:
             e_sum, e_mult, e_cross, e_new = e_tile[1], e_tile[2], e_tile[3], 1
         sq.eq = eq = (e_tile, e_old, e_rack, e_sum, e_mult, e_cross, e_new, start_pos)
-        sq.short_bounds = self.short_bounds(ln, e, eq, l_budget, r_budget)
+        sq.short_bounds = self.short_bounds(ln, e, eq, l_budget, r_budget, lo, r_stop)
         # Where the left sides start: (square, tiles), short ones and long ones
         has_old = False
-        for a in range(e - 1, -1, -1):
+        for a in range(e - 1, lo - 1, -1):
             if codes[a]:
                 has_old = True
             kl = ln.empties[e] - ln.empties[a]
@@ -699,7 +720,7 @@ class _Calq(Generation):
         `skip`, at most `room`) kept in the walk's `short`; walked unless not `walk_it`."""
         ln = sq.ln
         most = sq.r_budget if lefts else min(sq.r_budget, sq.h_right)
-        walk = _Walk(ln, sq.e + 1, ln.n, False, most)
+        walk = _Walk(ln, sq.e + 1, sq.r_stop, False, most)
         walk.cut = sq.h_right + 1
         walk.spare = sq.budget
         if skip:
@@ -709,11 +730,12 @@ class _Calq(Generation):
             walk.bound_short = sq.short_bounds[1]
         if sq.must_old:
             walk.need_old = True
-            # gaps[k]: empty squares from k to the next tile on the board (n + 1: none)
+            # gaps[k]: empty squares from k to the next tile on the board that a right
+            # side may reach (n + 1: none)
             n = ln.n
             codes = ln.codes
             gaps = [n + 1] * (n + 1)
-            for k in range(n - 1, sq.e, -1):
+            for k in range(sq.r_stop - 1, sq.e, -1):
                 gaps[k] = 0 if codes[k] else gaps[k + 1] + 1
             walk.gaps = gaps
         if lefts:
@@ -772,7 +794,7 @@ class _Calq(Generation):
                     if self.handed > self.held_back:
                         self.emit(got[0], got[1])
 
-    def short_bounds(self, ln, e, eq, l_budget, r_budget):
+    def short_bounds(self, ln, e, eq, l_budget, r_budget, lo, r_stop):
         """Best first (a floor): what the `=` of `eq` and any side of the other kind add at
         most to a short side's tile sum, equation factor, and cross scores with the bonus,
         as bound() gives them for a long side, but from the squares the other kind may take
@@ -787,11 +809,13 @@ class _Calq(Generation):
         empties = ln.empties
         e_sum, e_mult, e_cross = eq[3], eq[4], eq[5]
         bonus = _ALL_RACK_BONUS if self.limit >= self.rack_size else 0
-        # the right sides' squares: from e + 1 to where r_budget new tiles end by
-        z = ln.reach(e + 1, r_budget)
-        # the left sides': from the first square l_budget new tiles can start on
+        # the right sides' squares: from e + 1 to where r_budget new tiles end by (r_stop
+        # at most, see square())
+        z = min(ln.reach(e + 1, r_budget), r_stop)
+        # the left sides': from the first square l_budget new tiles can start on (lo at
+        # least)
         a = e
-        while a > 0 and empties[e] - empties[a - 1] <= l_budget:
+        while a > lo and empties[e] - empties[a - 1] <= l_budget:
             a -= 1
         return (
             (

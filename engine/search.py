@@ -94,7 +94,10 @@ last, so a lower cap loses nothing for good: WASI, 400 M fuel, cap 200 / 100 / 6
 48.4 / 49.4 / 50.8 % of the best and found it on 13 / 14 / 14 / 16 of 82; on the emulated Pico's 12
 positions, 5 s, 200 and 60 held 66.7 % and 66.0 % (one position better, one worse), and 60 keeps
 fewer sides at once (those runs came before a square searched again stopped offering its moves
-twice, which moved 60's 49.4 % to 49.3 %). CALQ_SIDES is 60.
+twice, which moved 60's 49.4 % to 49.3 %). CALQ_SIDES was 60 until the sides learnt to stop
+short of a run holding another `=` (engine/movegen_calqable.py, 2026-11-28): the search then
+got further in 5 s on the emulated Pico, and one of its 12 positions held 25,984 B at its
+peak (24,256 B before); 50 held 25,328 B, 40 holds 22,608 B. CALQ_SIDES is 40.
 On the chip Cal-Q-Able stays far from the hint's other goals (tools/hintbench.py, last run
 of 2026-11-28, with the moves of one tile after the lines' and the lines' rough bounds in
 half the fuel): 23.1 % of the best score at 80 M fuel (56.9 % at 400 M), the best within
@@ -118,7 +121,7 @@ from engine.profile import RUN
 QUICK = (4,)  # the most new chips a window may take in the first phase
 JOKER_FIRST = "9+"  # the faces a joker may stand for before the last phase
 CALQ_SIZES = (2,)  # Cal-Q-Able: the rack tiles of each pass before the whole rack
-CALQ_SIDES = 60  # Cal-Q-Able: the most short sides a square of `=` keeps at first (above)
+CALQ_SIDES = 40  # Cal-Q-Able: the most short sides a square of `=` keeps at first (above)
 
 
 class _Stop(Exception):

@@ -91,6 +91,25 @@ def test_a_run_between_board_tiles_is_solved_for():
     assert g.move("G10:4 I10:+ K10:× M10:= N10:4 O10:9") in want
 
 
+def test_a_side_stops_short_of_a_run_with_another_equals():
+    """The main equation holds one `=`, so a side may not take in a run of tiles on the
+    board that holds another: the Cal-Q-Able generator starts left sides after such a run
+    and ends right sides before it. On row 8, `1+2=3` (A8-E8), a `7` at I8 and `4=4`
+    (M8-O8): `7=7` laid on G8-H8 starts just after the square that parts it from `1+2=3`,
+    and on J8-K8 ends just before the one that parts it from `4=4`; `5+7=12` on G8-L8
+    would fill that square and is not a move. Every move for a rack of five agrees with the
+    brute force."""
+    row = {"A8": "1", "B8": "+", "C8": "2", "D8": "=", "E8": "3", "I8": "7"}
+    row.update({"M8": "4", "N8": "=", "O8": "4"})
+    g = lay_out(Game(Profile(profile_data("calqable")), 2, seed=3), row)
+    g.racks[g.to_move] = ["1", "2", "5", "+", "7"]
+    want, problems = against_oracle(g)
+    assert not problems, "; ".join(problems[:3])
+    assert g.move("G8:7 H8:=") in want
+    assert g.move("J8:= K8:7") in want
+    assert g.move("G8:5 H8:+ J8:= K8:1 L8:2") not in want
+
+
 def test_premiums_of_any_factor_keep_the_faces_apart():
     """A maker's profile may give a premium any factor from 2 to 15 (engine/profile.py).
     The Cal-Q-Able generator shares its tables of faces between squares alike, so a `3` on
