@@ -167,25 +167,28 @@ def heads(gen, wk, k, st, used, nk, tsum, mult, cross_sum, old, placed, least):
                 continue
             if key is None:
                 head = [used, tsum + o[3], mult, cross_sum]
-                rest(gen, wk, run1, q + 1, n1, n2, head, [], nk + m1, True, placed)
+                ctx = rest(gen, wk, run1, head, [], nk + m1, placed)
+                _grow(ctx, q + 1, n1, n2, 0, 0, True)
                 continue
             counts[key] -= 1
             head = [used + o[1], tsum + o[3], mult * o[4], cross_sum + o[5]]
             more = [ln.at[q] | o[2]]
-            rest(gen, wk, run1, q + 1, n1, n2, head, more, nk + m1 + 1, held, placed)
+            ctx = rest(gen, wk, run1, head, more, nk + m1 + 1, placed)
+            _grow(ctx, q + 1, n1, n2, 0, 0, held)
             counts[key] += 1
         if not free[q]:
             break  # run 1 stops at the operator or bar on the board
     return True
 
 
-def rest(gen, wk, run1, q, s1, s2, head, more, nk, held, placed):
-    """heads(): build every end of a long side from square q on (after run 1 and the
-    operator or bar after it) whose runs are all shorter than run 1, following the
-    parse states with run 1 as 1 and as 2 (s1, s2); at each end, solve run 1
-    (`solve1`). run1: (its first square, the square after it, whether it must not be
-    0, whether it divides); head: [usage, tile sum, factor, cross scores] so far, `more`
-    the placements after run 1."""
+def rest(gen, wk, run1, head, more, nk, placed):
+    """heads(): the tuple for `_grow`, which builds every end of a long side from a square
+    on (after run 1 and the operator or bar after it) whose runs are all shorter than run
+    1, following the parse states with run 1 as 1 and as 2, and at each end solves run 1
+    (`solve1`). run1: (its first square, the square after it, whether it must not be 0,
+    whether it divides); head: [usage, tile sum, factor, cross scores] so far, `more` the
+    placements after run 1. (heads() calls _grow itself, not through here: one nested
+    call less, see _grow.)"""
     ln = wk.ln
     fixed = wk.fixed
     bound = wk.bound
@@ -201,7 +204,8 @@ def rest(gen, wk, run1, q, s1, s2, head, more, nk, held, placed):
         factor1 = factor[q1] // factor[k] * bound[1]
         cross1 = most_cross[q1] - most_cross[k] + bound[2]
     # (a plain function and one tuple, not a closure: see _grow)
-    # (in tuples of seven, unpacked one by one: see _go)
+    # (in tuples of seven, unpacked one by one: a frame of more than 11 words is a heap
+    # block on MicroPython)
     ctx = (
         (gen, wk, ln, ln.opts, ln.at, ln.free, gen.counts),
         (fixed, wk.stop, wk.gaps, wk.need_old, wk.cut,
@@ -210,7 +214,7 @@ def rest(gen, wk, run1, q, s1, s2, head, more, nk, held, placed):
         (bound, floor, gain, factor, most_cross, gain1, factor1),
         (cross1, head, more, nk, placed, run1),
     )  # fmt: skip
-    _grow(ctx, q, s1, s2, 0, 0, held)
+    return ctx
 
 
 def solve1(gen, wk, run1, s1, s2, head, more, nk, held, placed, last):
@@ -281,31 +285,48 @@ def side1(gen, wk, k, q, n1, value, nk, s, more, held, placed, pos):
 
 
 def numbers(gen, ln, a, b, nonzero):
-    """Every number the rack (counts now) can lay on squares a to b - 1."""
+    """Every number the rack (counts now) can lay on squares a to b - 1, in the order of
+    their digits' faces square by square (depth first on a list, not by recursion: see
+    _grow)."""
     out = []
     free = ln.free
     opts = ln.opts
     counts = gen.counts
-
-    def grow(r, n):
-        if r == b:
-            if n or not nonzero:
-                out.append(n)
-            return
-        if r > a and n == 0:
-            return  # leading zero
-        if not free[r]:
-            grow(r + 1, n * 10 + opts[r][0][7])
-            return
-        for o in opts[r]:
-            key = o[0]
-            if o[6] == _DIGIT and counts[key] > 0:
-                counts[key] -= 1
-                grow(r + 1, n * 10 + o[7])
-                counts[key] += 1
-
-    grow(a, 0)
-    return out
+    waiting = []  # type: list[tuple]  # (square, number so far, faces left, face laid)
+    r = a
+    n = 0
+    here = None  # the faces of square r left to try; None: the number so far is new
+    while True:
+        if here is None:
+            if r == b:
+                if n or not nonzero:
+                    out.append(n)
+            elif r > a and n == 0:
+                pass  # leading zero
+            elif not free[r]:
+                n = n * 10 + opts[r][0][7]  # the digit on the board, in place
+                r += 1
+                continue
+            else:
+                here = iter(opts[r])
+        if here is not None:
+            went = False
+            for o in here:
+                key = o[0]
+                if o[6] == _DIGIT and counts[key] > 0:
+                    counts[key] -= 1
+                    waiting.append((r, n, here, key))
+                    r += 1
+                    n = n * 10 + o[7]
+                    here = None
+                    went = True
+                    break
+            if went:
+                continue
+        if not waiting:
+            return out
+        r, n, here, key = waiting.pop()
+        counts[key] += 1
 
 
 def lay(gen, ln, a, b, n):
@@ -377,72 +398,108 @@ def lay(gen, ln, a, b, n):
 
 
 def _grow(ctx, r, s1, s2, run, m, held):
-    """rest()'s walk: squares q to r - 1 built, m new tiles; `run`: the length of the
-    run of digits they end in. A module function given one tuple `ctx`, not a closure: on
+    """heads()'s walk, given rest()'s tuple: squares q to r - 1 built, m new tiles;
+    `run`: the length of the run of digits they end in. A module function given one tuple `ctx`, not a closure: on
     MicroPython a call of a closure with more than five cells and arguments together copies
-    them into a fresh heap block, every call (py/objclosure.c)."""
+    them into a fresh heap block, every call (py/objclosure.c). Depth first on a list of
+    its own, not by recursion: on the rp2 port a Python call nests on the C stack, which
+    holds some 35 of them (engine/calqable_walk.py's walk())."""
     self, wk, ln, opts, at, free, counts = ctx[0]
     fixed, stop, gaps, need_old, cut, longest, left = ctx[1]
     bound, floor, gain, factor, most_cross, gain1, factor1 = ctx[2]
     cross1, head, more, nk, placed, run1 = ctx[3]
-    self.steps += 1
-    if self.steps >= self.next_check:
-        self.next_check += STEP_CHECK
-        self.steps_done()
-    if bound is not None:
-        end = stop if fixed else ln.reach(r, left - m)
-        top = (head[1] + gain[end] - gain[r] + gain1) * head[2]
-        top *= factor[end] // factor[r] * factor1
-        if top + head[3] + most_cross[end] - most_cross[r] + cross1 <= floor[0]:
-            return
-    if run and (r == stop or (not fixed and free[r])) and nk + m >= cut and (held or not need_old):
-        solve1(self, wk, run1, s1, s2, head, more, nk + m, held, placed, r - 1)
-    if r >= stop:
-        return
-    if free[r]:
-        if m >= left:
-            return
-        if gaps is not None and not held and gaps[r] > left - m:
-            return  # the side must reach a tile on the board, and cannot
-        for key, place, code, v, f, c_score, kind, d, _ in opts[r]:
-            if counts[key] <= 0:
-                continue
-            if kind == _DIGIT:
-                if run >= longest:
+    # `waiting`: the squares gone on from, each with its faces left to try (an iterator)
+    # and what the face tried added (taken back once its walk is done); a tile on the
+    # board has no faces left (None), only its value to take back.
+    waiting = []  # type: list[tuple]
+    here = None  # the faces of square r left to try; None: the state at r is new
+    while True:
+        if here is None:
+            self.steps += 1
+            if self.steps >= self.next_check:
+                self.next_check += STEP_CHECK
+                self.steps_done()
+            on = True
+            if bound is not None:
+                end = stop if fixed else ln.reach(r, left - m)
+                top = (head[1] + gain[end] - gain[r] + gain1) * head[2]
+                top *= factor[end] // factor[r] * factor1
+                if top + head[3] + most_cross[end] - most_cross[r] + cross1 <= floor[0]:
+                    on = False
+            if on:
+                if (
+                    run
+                    and (r == stop or (not fixed and free[r]))
+                    and nk + m >= cut
+                    and (held or not need_old)
+                ):
+                    solve1(self, wk, run1, s1, s2, head, more, nk + m, held, placed, r - 1)
+                if r >= stop:
+                    pass
+                elif free[r]:
+                    if m < left and (gaps is None or held or gaps[r] <= left - m):
+                        here = iter(opts[r])
+                else:
+                    o = opts[r][0]
+                    kind = o[6]
+                    if (run < longest) if kind == _DIGIT else (r + 2 <= stop):
+                        t1 = _step(s1, kind, o[7])
+                        t2 = _step(s2, kind, o[7])
+                        if t1 is not None and t2 is not None:
+                            head[1] += o[3]
+                            waiting.append((None, o[3]))
+                            r += 1
+                            s1 = t1
+                            s2 = t2
+                            run = run + 1 if kind == _DIGIT else 0
+                            held = True
+                            continue
+        if here is not None:
+            went = False
+            for key, place, code, v, f, c_score, kind, d, _ in here:
+                if counts[key] <= 0:
                     continue
-            elif r + 2 > stop:
-                continue  # no room for an operand after it
-            t1 = _step(s1, kind, d)
-            if t1 is None:
+                if kind == _DIGIT:
+                    if run >= longest:
+                        continue
+                elif r + 2 > stop:
+                    continue  # no room for an operand after it
+                t1 = _step(s1, kind, d)
+                if t1 is None:
+                    continue
+                t2 = _step(s2, kind, d)
+                if t2 is None:
+                    continue
+                counts[key] -= 1
+                head[0] += place
+                head[1] += v
+                head[2] *= f
+                head[3] += c_score
+                more.append(at[r] | code)
+                waiting.append((here, r, s1, s2, run, m, held, key, place, v, f, c_score))
+                r += 1
+                s1 = t1
+                s2 = t2
+                run = run + 1 if kind == _DIGIT else 0
+                m += 1
+                here = None
+                went = True
+                break
+            if went:
                 continue
-            t2 = _step(s2, kind, d)
-            if t2 is None:
+        # square r is done: back to the square before, to its next face
+        while True:
+            if not waiting:
+                return
+            back = waiting.pop()
+            if back[0] is None:
+                head[1] -= back[1]  # a tile on the board: its square is done too
                 continue
-            counts[key] -= 1
-            head[0] += place
-            head[1] += v
-            head[2] *= f
-            head[3] += c_score
-            more.append(at[r] | code)
-            _grow(ctx, r + 1, t1, t2, run + 1 if kind == _DIGIT else 0, m + 1, held)
+            here, r, s1, s2, run, m, held, key, place, v, f, c_score = back
             more.pop()
             head[0] -= place
             head[1] -= v
             head[2] //= f
             head[3] -= c_score
             counts[key] += 1
-        return
-    o = opts[r][0]
-    kind = o[6]
-    if kind == _DIGIT:
-        if run >= longest:
-            return
-    elif r + 2 > stop:
-        return
-    t1 = _step(s1, kind, o[7])
-    t2 = _step(s2, kind, o[7])
-    if t1 is None or t2 is None:
-        return
-    head[1] += o[3]
-    _grow(ctx, r + 1, t1, t2, run + 1 if kind == _DIGIT else 0, m, True)
-    head[1] -= o[3]
+            break

@@ -74,16 +74,16 @@ walks with is in modules of their own:
   (`_Targets`), and sides by value (`_index`);
 - engine/calqable_line.py: a line's faces and bound tables (`_Line`), a square of `=`
   (`_Square`), a walk (`_Walk`);
-- engine/calqable_walk.py: the walk that builds the sides (`_go`, `reachable`);
+- engine/calqable_walk.py: the walk that builds the sides (`walk`, `reachable`);
 - engine/calqable_solve.py: a long side's longest run of digits solved for (`tails`,
   `heads`).
 """
 
 from engine import calqable_bounds, equation, faces
 from engine.calqable_line import _Line, _placement, _Square, _TooMany, _Walk
-from engine.calqable_parse import _DIGIT, _FLAGS, _START, _kind
+from engine.calqable_parse import _DIGIT, _FLAGS, _kind
 from engine.calqable_targets import _index, _shifts, _Targets
-from engine.calqable_walk import _go
+from engine.calqable_walk import walk as _walk
 from engine.compat import ON_BOARD, const
 from engine.move import Move
 from engine.movegen import STEP_CHECK, Generation, _nothing
@@ -452,6 +452,15 @@ class _Calq(Generation):
                 # short sides on the Pico): they are garbage now, and the next square may
                 # need fewer. A search goes on; `given_up` tells that moves were missed.
                 if not self.give_up:
+                    raise
+                self.given_up += 1
+                self.refill()
+            except RuntimeError as err:
+                # Out of stack ("maximum recursion depth exceeded"; CPython's
+                # RecursionError): the rp2 port nests some 35 Python calls. The walks keep
+                # well within it (engine/calqable_walk.py, tests/test_board_seat.py); should
+                # a caller nest deeper, a search gives the square up as for the heap.
+                if not self.give_up or "recursion" not in str(err):
                     raise
                 self.given_up += 1
                 self.refill()
@@ -891,7 +900,13 @@ class _Calq(Generation):
         floor = self.floor
         if floor is not None and score <= floor[0]:
             return None
-        placed = [_placement(p) for p in l_placed] + [_placement(p) for p in r_placed]
+        # (loops, not comprehensions: on MicroPython a comprehension is one more nested
+        # call, and the walks that pair sides run deep; see engine/calqable_walk.py)
+        placed = []  # type: list
+        for p in l_placed:
+            placed.append(_placement(p))
+        for p in r_placed:
+            placed.append(_placement(p))
         if not e_old:
             placed.append((e_tile[0], _EQUALS_CODE))
         return Move(placed, self.w), score
@@ -928,60 +943,6 @@ class _Calq(Generation):
                 out |= flag
         return out
 
-    def walk(self, wk):
-        """Build the sides of `wk`: its short sides into wk.short, each as (value, used,
-        tiles, tile sum, equation factor, cross scores, holds a tile on the board,
-        placements, start (a left side) or last square (a right side)); its long sides
-        (built towards wk.targets) are paired as they come (meet()) and not kept.
-
-        A long side (of `cut` tiles or more) is not built digit by digit in its longest
-        run of digits (the last of the longest, if several): the walk builds it up to that
-        run's start, where the run is solved for from the values to meet, the last run by
-        `tails` and another by `heads` (which builds what follows it). A run knows (first
-        square, whether `tails` and `heads` solved it, the length and whether solved of
-        the longest run before it) and passes them on to its squares; the walk keeps a side
-        itself only when the run that should have solved it could not (× 0)."""
-        ln = wk.ln
-        opts = ln.opts
-        free = ln.free
-        board = ln.board
-        white_count = ln.white_count
-        empties = ln.empties
-        spots = ln.spots
-        nspots = len(spots)
-        n = ln.n
-        counts = self.counts
-        s0 = wk.s0
-        stop = wk.stop
-        fixed = wk.fixed
-        most = wk.most
-        cut = wk.cut
-        spare = wk.spare
-        targets = wk.targets
-        gaps = wk.gaps
-        need_old = wk.need_old
-        short = wk.short
-        room = wk.room
-        white_keys = self.white_keys
-        floors = targets.floors if targets is not None else []
-        placed = []  # type: list[int]  # (see _placement)
-        at = ln.at
-        bound = wk.bound
-        bound_short = wk.bound_short
-        floor = gain = factor = most_cross = None
-        if bound is not None or bound_short is not None:
-            floor = self.floor
-            gain = ln.gain
-            factor = ln.factor
-            most_cross = ln.most_cross
-
-        # (a plain function and one tuple, not a closure: see _go)
-        # (in tuples of seven, unpacked one by one: see _go)
-        ctx = (
-            (self, wk, ln, opts, free, board, white_count),
-            (empties, spots, nspots, n, counts, s0, stop),
-            (fixed, most, cut, spare, targets, gaps, need_old),
-            (short, room, white_keys, floors, placed),
-            (at, bound, bound_short, floor, gain, factor, most_cross),
-        )
-        _go(ctx, s0, _START, 0, 0, 0, 1, 0, False, self.rack_flags(), None)
+    # Build the sides of a walk: engine/calqable_walk.py's walk(), a module function set as
+    # the method, so that calling it nests one Python call, not two (see there).
+    walk = _walk

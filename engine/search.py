@@ -80,7 +80,8 @@ With a budget (the board's searches), a square of `=` with more than CALQ_SIDES 
 sides is passed over at first (`skipped`; a whole search passes over none): their lists and
 dicts want blocks of 2 to 4 KB, which the Pico's heap, in pieces mid-search, often lacks
 (on the emulated Pico the heap ran out on 3 of 12 positions without the cap, on none with
-it). A square whose sides still run the heap out is given up (`short_of_memory`). Either
+it). A square whose sides still run the heap out is given up (`short_of_memory`; so is
+one whose walk would run the stack out, which the walks keep well within). Either
 way the search goes on with the next square, the rack whole again. Once every other square
 is done, it comes back to those it passed over, the highest bound first, two thirds of
 CALQ_SIDES short left sides at a time (movegen_calqable `passed_over`; until the evening of

@@ -101,7 +101,7 @@ LEFT_OUT: dict[str, str] = {
 # free after a collection). A stock board with the firmware from .mpy files has about
 # 150 KB free after its imports; the think itself runs on the emulated Pico in `make bench`
 # (tools/thinkbench.py: 10.3 KB of heap at most, level 4), and how deep it nests calls is
-# held by tests/test_board_seat.py.
+# held by tests/test_board_seat.py (CPython) and tests/fw/test_think_stack.py (here).
 LEFT_OUT["tests.engine.test_calqable_best"] = (
     "every legal Cal-Q-Able move of four positions, several times over (each pass size, the "
     "bounds of every move); measured on the emulator (2026-11-27): 40 G cycles, 320 s of chip "

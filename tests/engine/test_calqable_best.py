@@ -199,9 +199,13 @@ def test_running_out_of_memory_ends_the_search_with_the_moves_found():
     eq(verdict.score, score)
 
 
-def _losing_square(gen, lost):
-    """Make `gen` run out of heap at the first square of `=` that has a move, as a whole
-    rack's sides may on the Pico; its moves go into `lost`."""
+_NO_HEAP = "memory allocation failed, allocating 4096 bytes"
+_NO_STACK = "maximum recursion depth exceeded"  # (the rp2 port's RuntimeError)
+
+
+def _losing_square(gen, lost, error=None):
+    """Make `gen` run out of heap (or raise `error`) at the first square of `=` that has a
+    move, as a whole rack's sides may on the Pico; its moves go into `lost`."""
     real = gen.around
 
     def around(*args):
@@ -209,7 +213,7 @@ def _losing_square(gen, lost):
             moves = [move for move, _ in real(*args)]
             if moves:
                 lost.extend(moves)
-                raise MemoryError("memory allocation failed, allocating 4096 bytes")
+                raise MemoryError(_NO_HEAP) if error is None else error
         yield from real(*args)
 
     gen.around = around
@@ -233,6 +237,29 @@ def test_a_square_whose_sides_run_the_heap_out_is_given_up():
     got = dict(gen.scored())
     assert lost
     eq((gen.given_up, set(got)), (1, set(every) - set(lost)))
+
+
+def test_a_square_whose_walk_runs_the_stack_out_is_given_up():
+    # The walks keep well within the rp2 port's stack (tests/fw/test_think_stack.py); a
+    # caller nesting deeper than the board does would meet it there: the square is given up
+    # as for the heap. Any other RuntimeError is a bug, and goes on up.
+    game = positions()[0]
+    every = dict(movegen_calqable.generation(game).scored())
+    gen = movegen_calqable.generation(game)
+    gen.give_up = True
+    lost = []
+    _losing_square(gen, lost, RuntimeError(_NO_STACK))
+    got = dict(gen.scored())
+    assert lost
+    eq((gen.given_up, set(got)), (1, set(every) - set(lost)))
+    gen = movegen_calqable.generation(game)
+    gen.give_up = True
+    _losing_square(gen, [], RuntimeError("generator raised StopIteration"))
+    try:
+        dict(gen.scored())
+        raise AssertionError("the RuntimeError was swallowed")
+    except RuntimeError as err:
+        eq(str(err), "generator raised StopIteration")
 
 
 def test_the_search_goes_on_past_a_square_given_up():
