@@ -447,20 +447,17 @@ class _Calq(Generation):
                 self.skipped += 1
                 self.refill()
                 self.passed.append((line, cross_step, spot, self.handed, self.started))
-            except MemoryError:
+            except (MemoryError, RuntimeError) as err:
                 # The sides of this square of `=` did not fit in the heap (a whole rack's
                 # short sides on the Pico): they are garbage now, and the next square may
-                # need fewer. A search goes on; `given_up` tells that moves were missed.
+                # need fewer. Or its walk ran out of stack ("maximum recursion depth
+                # exceeded", CPython's RecursionError): the rp2 port nests some 35 Python
+                # calls, and the walks keep well within it (engine/calqable_walk.py), so
+                # only a caller nesting deeper than the board meets it. A search goes on;
+                # `given_up` tells that moves were missed. Any other RuntimeError is a bug.
                 if not self.give_up:
                     raise
-                self.given_up += 1
-                self.refill()
-            except RuntimeError as err:
-                # Out of stack ("maximum recursion depth exceeded"; CPython's
-                # RecursionError): the rp2 port nests some 35 Python calls. The walks keep
-                # well within it (engine/calqable_walk.py, tests/test_board_seat.py); should
-                # a caller nest deeper, a search gives the square up as for the heap.
-                if not self.give_up or "recursion" not in str(err):
+                if isinstance(err, RuntimeError) and "recursion" not in str(err):
                     raise
                 self.given_up += 1
                 self.refill()
