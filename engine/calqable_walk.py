@@ -211,9 +211,8 @@ def walk(gen, wk):
     board calls the search about eleven deep (main loop, step, think). Walked by recursion
     (one call a rack tile), a side of nine tiles nested nine calls deeper, and the board's
     Cal-Q-Able think ran out of stack ("maximum recursion depth exceeded") on the emulated
-    Pico (2026-11-29). Every call below this one is a step of its own (tails, heads,
-    reachable, the pairing), none nests another of its kind."""
-
+    Pico (2026-11-29). The calls it makes (tails, heads, reachable, the pairing) nest a
+    fixed depth each, none by recursion."""
     ln = wk.ln
     opts = ln.opts
     free = ln.free
