@@ -18,8 +18,8 @@ ENGINE = (
     " calqable_line.py calqable_parse.py calqable_ranges.py calqable_solve.py calqable_targets.py"
     " calqable_walk.py compat.py"
     " equation.py errors.py"
-    " faces.py game.py leave.py move.py movegen.py movegen_calqable.py players.py prng.py"
-    " profile.py replacement.py rules.py search.py snapshot.py"
+    " faces.py game.py leave.py move.py movegen.py movegen_calculissimo.py movegen_calqable.py"
+    " players.py prng.py profile.py replacement.py rules.py search.py snapshot.py"
     " squares.py verdict.py"
 )
 FIRMWARE = (

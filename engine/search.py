@@ -209,8 +209,9 @@ class Search:
         next (it is then not complete)."""
         chooser = self.chooser
         floor = self.floor = [chooser.floor()]
-        gen = movegen.generation(self.game, self.rack, floor)
+        gen = None
         try:
+            gen = movegen.generation(self.game, self.rack, floor)  # its set-up may fill the heap
             if gen is None:
                 self._stream(floor)
             else:

@@ -23,8 +23,9 @@ state of the game gives back only the hints.
 """
 
 import json
+import sys
 
-from engine.compat import ticks_diff
+from engine.compat import ON_BOARD, collect, ticks_diff
 from engine.move import Move
 from engine.prng import Prng
 from firmware.journal import Journal, JournalError, crc32_small
@@ -35,57 +36,109 @@ LEVEL_STEPS = (0, 300, 600, 2500, 2500)  # the search's step budget, by level
 CALQABLE_STEPS = 100
 HINT_LEVEL = 3  # a hint is the best score found
 PROGRESS_MS = 250  # the display's progress line moves on at most this often
+# What the last think did, for the bench and the tests: [score, whether the search ran short
+# of memory (it then gives the best move found so far), whether it was whole, its steps,
+# the squares of `=` it gave up for memory and those it passed over (Cal-Q-Able)].
+last = []  # type: list
 
 
 def think(game, rack, level, clock, ms, progress=None, keepalive=None):
     """(move, score, chips to swap or None) the board plays for the player to move holding
     `rack` at `level`; move None with no legal move found. `progress(percent)` is called
     between two lines of the search (at most every PROGRESS_MS), on the board to redraw the
-    display; `keepalive()` with every check of the clock (the watchdog)."""
-    # Imported when the board first thinks: a board no one plays against never holds the
-    # search's code in RAM (it matters when code runs from .mpy files).
-    from engine import players, search
+    display; `keepalive()` with every check of the clock (the watchdog).
 
-    start = clock.ticks_ms()
-    prng = Prng(len(game.history) * 8 + game.to_move + 1)  # the same draw after a restart
-    chooser = players.Chooser(game, level, prng, rack=rack)
-    steps = LEVEL_STEPS[level]
-    if game.rules.name == "calqable":
-        steps *= CALQABLE_STEPS
-    drawn = [start]  # when the progress line was last redrawn
-    s = None
+    The search's modules are imported here, when the board thinks, and on a board dropped
+    again once it has (see `_drop`)."""
+    before = _loaded()
+    last[:] = []
+    try:
+        try:
+            from engine import players, search
+        except MemoryError:  # no room for the search's code: as a search short of memory
+            last[:] = [None, True, False, 0, 0, 0]
+            return None, None, None
 
-    # Called from inside the generator every STEP_CHECK steps: kept to the clock and the
-    # watchdog (the rp2 port allows about 30 nested Python calls; the display's redraw
-    # nests deeper, so it is left to between(), called between two lines).
-    def expired():
-        if keepalive is not None:
-            keepalive()
-        return ticks_diff(clock.ticks_ms(), start) >= ms
+        start = clock.ticks_ms()
+        prng = Prng(len(game.history) * 8 + game.to_move + 1)  # the same draw after a restart
+        chooser = players.Chooser(game, level, prng, rack=rack)
+        steps = LEVEL_STEPS[level]
+        if game.rules.name == "calqable":
+            steps *= CALQABLE_STEPS
+        drawn = [start]  # when the progress line was last redrawn
+        s = None
 
-    def between():
-        now = clock.ticks_ms()
-        if ticks_diff(now, drawn[0]) >= PROGRESS_MS:
-            drawn[0] = now
-            done = ticks_diff(now, start) * 100 // ms
-            taken = s.gen.steps if s is not None and s.gen is not None else 0
-            progress(min(99, max(done, taken * 100 // steps)))
+        # Called from inside the generator every STEP_CHECK steps: kept to the clock and the
+        # watchdog (the rp2 port allows about 30 nested Python calls; the display's redraw
+        # nests deeper, so it is left to between(), called between two lines).
+        def expired():
+            if keepalive is not None:
+                keepalive()
+            return ticks_diff(clock.ticks_ms(), start) >= ms
 
-    s = search.Search(
-        game,
-        rack=rack,
-        chooser=chooser,
-        steps=steps,
-        expired=expired,
-        between=None if progress is None else between,
-    )
-    move, score = s.run()
-    swap = None
-    if game.can_swap():
-        swap = players.swap_plan(chooser) if level == 4 else None
-        if move is None and swap is None:
-            swap = list(rack)  # nothing to lay: the whole rack goes back
-    return move, score, swap
+        def between():
+            now = clock.ticks_ms()
+            if ticks_diff(now, drawn[0]) >= PROGRESS_MS:
+                drawn[0] = now
+                done = ticks_diff(now, start) * 100 // ms
+                taken = s.gen.steps if s is not None and s.gen is not None else 0
+                progress(min(99, max(done, taken * 100 // steps)))
+
+        s = search.Search(
+            game,
+            rack=rack,
+            chooser=chooser,
+            steps=steps,
+            expired=expired,
+            between=None if progress is None else between,
+        )
+        move, score = s.run()
+        gen = s.gen
+        given_up = getattr(gen, "given_up", 0)  # Cal-Q-Able's generator only
+        last[:] = [score, s.short_of_memory, s.complete, s.spent, given_up, s.skipped]
+        swap = None
+        if game.can_swap():
+            swap = players.swap_plan(chooser) if level == 4 else None
+            if move is None and swap is None:
+                swap = list(rack)  # nothing to lay: the whole rack goes back
+        return move, score, swap
+    finally:
+        _drop(before)
+
+
+# Loaded from .mpy files, as on a stock board (README, "2. Flash"), the search's code takes
+# 55 KB of the Pico's heap in a Cal-Q-Able game and 30 KB in a Calculissimo one. Kept after
+# the board's first think, it left the rest of a Cal-Q-Able game too little: on the emulated
+# Pico (tools/picoplay.py) saving a move then failed (MemoryError) after a few turns of
+# hints. So on a board the think imports it on a collected heap and forgets it after, and
+# the game keeps the room between thinks; importing it again took 266 ms of the emulated
+# chip (its names stay interned: about 18 KB, from the first think on).
+
+
+def _loaded():
+    """The names of the modules loaded now, on a board (after a collection, so that the
+    search's code fills the holes rather than splinter what is free); None elsewhere."""
+    if not ON_BOARD:
+        return None
+    collect()
+    return set(sys.modules)
+
+
+def _drop(before):
+    """Forget every module loaded since `before` (`_loaded()`), so that the collector can
+    free its code: out of sys.modules and out of its package."""
+    if before is None:
+        return
+    for name in list(sys.modules):
+        if name in before:
+            continue
+        del sys.modules[name]
+        package, _, leaf = name.rpartition(".")
+        if package in sys.modules:
+            try:
+                delattr(sys.modules[package], leaf)
+            except AttributeError:
+                pass
 
 
 class Seat:

@@ -93,6 +93,8 @@ _EN = {
     "board_ok": "Laid: OK plays %d pts",
     "board_ok_1": "Laid: OK plays %d pt",
     "no_hint": "No move found",
+    "no_hint_room": "Out of memory: no hint",
+    "board_short": "Board out of memory",
     "hint_is": "Hint %d pts: %s",
     "not_my_move": "Not the board's move",
     "lift_shown": "Lift the chip on %s",

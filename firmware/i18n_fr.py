@@ -77,6 +77,8 @@ MESSAGES = {
     "board_ok": "Posé : OK joue %d pts",
     "board_ok_1": "Posé : OK joue %d pt",
     "no_hint": "Aucun coup trouvé",
+    "no_hint_room": "Mémoire pleine : pas d'indice",
+    "board_short": "Plateau : mémoire pleine",
     "hint_is": "Indice %d pts : %s",
     "not_my_move": "Pas le coup du plateau",
     "lift_shown": "Reprenez le jeton %s",

@@ -77,6 +77,8 @@ MESSAGES = {
     "board_ok": "Posto: OK joga %d pts",
     "board_ok_1": "Posto: OK joga %d pt",
     "no_hint": "Nenhuma jogada",
+    "no_hint_room": "Memória cheia: sem dica",
+    "board_short": "Tabuleiro sem memória",
     "hint_is": "Dica %d pts: %s",
     "not_my_move": "Não é a jogada dele",
     "lift_shown": "Retire a peça de %s",

@@ -84,22 +84,29 @@ def think(ref, progress, keepalive):
     rack = _rack(ref) if hint or seat.rack is None else seat.rack
     ms = ref.settings["think_seconds"] * 1000
     move, score, swap = computer.think(game, rack, level, ref.clock, ms, progress, keepalive)
+    # The search stopped at a MemoryError (computer.last): its move is the best it had found,
+    # and without one the board does not know there is none. Said so, on the display too.
+    short = ("short", True) if computer.last and computer.last[1] else ()
     events = ref.events
     if hint:
         seat.hints[p] += 1
         save_seat(ref)
         text = None if move is None else str(move)
-        events.emit("hint", "player", p + 1, "move", text, "score", score, "hints", seat.hints[p])
-        ref.enter(HintShow(ref, move, score))
+        events.emit(
+            "hint", "player", p + 1, "move", text, "score", score, "hints", seat.hints[p], *short
+        )
+        ref.enter(HintShow(ref, move, score, bool(short)))
         return
     if move is not None and swap is None:
         seat.move = move
         seat.score = score
         save_seat(ref)
-        events.emit("computer", "player", p + 1, "level", level, "move", str(move), "score", score)
+        events.emit(
+            "computer", "player", p + 1, "level", level, "move", str(move), "score", score, *short
+        )
         ref.enter(Guide(ref, move, score))
         return
-    events.emit("computer", "player", p + 1, "level", level, "swap", swap, "score", 0)
+    events.emit("computer", "player", p + 1, "level", level, "swap", swap, "score", 0, *short)
     seat.clear_turn()
     if swap:
         ref.swap(len(swap))
@@ -107,6 +114,8 @@ def think(ref, progress, keepalive):
     else:
         ref.pass_turn()
         ref.set_note("board_passes")
+    if short and move is None:
+        ref.set_note("board_short")  # it swaps or passes, not knowing whether it could move
 
 
 # ----- the modes ---------------------------------------------------------------------------
@@ -257,10 +266,11 @@ class HintShow(Mode):
     name = HINT
     in_turn = True
 
-    def __init__(self, ref, move, score):
+    def __init__(self, ref, move, score, short=False):
         Mode.__init__(self, ref)
         self.move = move
         self.score = score
+        self.short = short  # the search ran out of memory (see think())
 
     def placed(self, sq, face):
         ref = self.ref
@@ -276,7 +286,7 @@ class HintShow(Mode):
 
     def prompt(self):
         if self.move is None:
-            return ("no_hint",)
+            return ("no_hint_room",) if self.short else ("no_hint",)
         return ("hint_is", self.score, str(self.move))
 
     def alerts(self, out):

@@ -116,13 +116,14 @@ print("@RESULT@" + json.dumps({"scores": SCORES, "replies": REPLIES, "error": ER
 BLOCK_BYTES = 16  # the rp2 port's GC block: mem_info's "max free sz" counts these
 
 
-def phases(stdout: str) -> dict[str, dict[str, int]]:
-    """{phase: {"free": B, "largest": B}} from the script's phase marks and mem_info lines."""
+def phases(stdout: str, mark: str = PHASE) -> dict[str, dict[str, int]]:
+    """{phase: {"free": B, "largest": B}} from the script's phase marks (`mark` and the
+    phase's name) and the mem_info lines after each."""
     out: dict[str, dict[str, int]] = {}
     name = None
     for line in stdout.splitlines():
-        if line.startswith(PHASE + " "):
-            name = line.split()[1]
+        if line.startswith(mark + " "):
+            name = line[len(mark) + 1 :]
             out[name] = {}
         elif name is not None and line.startswith("GC: total:"):
             out[name]["free"] = int(line.rsplit("free:", 1)[1].strip())

@@ -84,6 +84,8 @@ TEST_MODULES += (
     "tools/fwbench.py",
     "tools/hintprobe.py",
     "tools/thinkprobe.py",
+    "tools/playprobe.py",
+    "tools/leanboard.py",
 )
 TEST_PACKAGES = ("tests/engine", "tests/fw")
 # Under TEST_ROOT, as they are: files the tests open.

@@ -15,6 +15,7 @@ from tests.engine.checks import eq
 from tests.engine.fixtures import RULEBOOK, default_profile
 from tests.fw.board import after_power_cut, chips_of, events, lay, message, new_board, sq
 from tests.fw.test_faults_end import CutFS, PowerCut
+from tools.playprobe import Table
 
 W = 15
 MPY_FUEL = 400_000_000_000  # four whole games with the board thinking: about 23 s of WASI
@@ -44,23 +45,7 @@ def _show_rack(board, rack):
 def _lay_move(board, move, shown):
     """Lay the board's move chip by chip, each taken from a shown square (a shown chip on a
     square of the move is taken off first); then lift the rack's other chips."""
-    hand = []
-    for name, face in chips_of(move):
-        want = "?" if face[0] == "?" else face
-        target = sq(name)
-        if target in shown:
-            hand.append(shown.pop(target))
-            board.lift(target)
-        if want in hand:
-            hand.remove(want)
-        else:
-            src = min(k for k in shown if shown[k] == want)
-            del shown[src]
-            board.lift(src)
-        board.place(target, want)
-    for k in sorted(shown):
-        board.lift(k)
-    shown.clear()
+    Table(board).lay(move, shown, False)
 
 
 def _lay_person(board, move):
@@ -374,3 +359,58 @@ def test_the_archived_game_marks_the_boards_seats_and_the_hints():
     about = Archive(fs).read("games/001.dat")[1]
     eq(about["computer"], [0, 2])
     eq(about["hints"], [1, 0])
+
+
+def _short_of_memory(run):
+    """Run `run()` with every Calculissimo search stopping at a MemoryError, as a search does
+    on a board whose heap is full (the search keeps the best found so far: none here)."""
+    from engine import movegen_calculissimo
+
+    real = movegen_calculissimo.generation
+
+    def generation(*_args):
+        raise MemoryError("memory allocation failed, allocating 1762 bytes")
+
+    movegen_calculissimo.generation = generation
+    try:
+        run()
+    finally:
+        movegen_calculissimo.generation = real
+
+
+def _ask_hint(board, rack):
+    board.press("ok")  # the menu opens on Pass; Hint is just before Back
+    board.press("left")
+    board.press("left")
+    board.press("ok")
+    shown = _show_rack(board, rack)
+    board.press("ok")
+    return shown
+
+
+def test_a_hint_short_of_memory_says_so_not_that_there_is_no_move():
+    board = new_board({"players": 2})
+    got = []
+    _short_of_memory(lambda: got.append(_ask_hint(board, ["5", "+", "3"])))
+    said = events(board, "hint")[-1]
+    eq((said["move"], said.get("short")), (None, True))
+    eq(message(board), "Out of memory: no hint")
+    board.press("back")
+    for k in sorted(got[0]):
+        board.lift(k)
+    # with room again, the next hint is a move, and says nothing of memory
+    _ask_hint(board, ["5", "+", "3"])
+    said = events(board, "hint")[-1]
+    eq(("short" in said, said["move"] is not None), (False, True))
+    eq(message(board), "Hint %d pts: %s" % (said["score"], said["move"]))
+
+
+def test_the_boards_turn_short_of_memory_says_so():
+    board = new_board({"players": 2, "computer": [0, 3]})
+    lay(board, RULEBOOK[0])
+    board.press("ok")
+    _show_rack(board, ["9", "+", "6"])
+    _short_of_memory(lambda: board.press("ok"))
+    said = events(board, "computer")[-1]
+    eq((said.get("move"), said["swap"], said.get("short")), (None, ["9", "+", "6"], True))
+    eq(message(board), "Board out of memory")

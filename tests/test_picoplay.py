@@ -1,0 +1,123 @@
+"""The game against the board that tools/picoplay.py plays on the emulated Pico, here on
+CPython: tools/leanboard.py's board plays it to the end with the same moves as the tests'
+board (firmware/sim/simboard.py), and a fault on the board ends it with the fault named."""
+
+from __future__ import annotations
+
+import json
+
+from engine import profile as P
+from firmware import computer
+from tests.fw.board import events
+from tools import playprobe
+from tools.leanboard import LeanBoard
+
+CALQABLE = "hardware/profiles/calqable.json"
+
+
+def _play(capsys, seed=3, turns=60):
+    playprobe.play(CALQABLE, seed, 3, 1, turns)
+    out = capsys.readouterr().out.splitlines()
+    end = [line for line in out if line.startswith(playprobe.RESULT)]
+    thinks = [json.loads(line[len(playprobe.THINK) :]) for line in out if "PLAY-THINK" in line]
+    return json.loads(end[-1][len(playprobe.RESULT) :]), thinks
+
+
+def test_the_lean_board_plays_a_calqable_game_to_its_end(capsys):
+    got, thinks = _play(capsys)
+    assert got["fault"] is None
+    assert got["over"] and got["mode"] == "over"  # the tally done, the game archived
+    assert got["turns"][0] == "boot" and got["turns"][-1] == "tally"
+    played = got["turns"][1:-1]
+    assert len(played) == len(thinks) >= 6
+    # every turn a hint or the board's move, each scoring
+    for what, think in zip(played, thinks):
+        kind, _, score = what.partition(" ")
+        assert kind in ("hint", "board"), what
+        assert int(score) == think[0] > 0
+        assert not think[1]  # none short of memory on CPython
+
+
+def test_a_fault_on_the_board_ends_the_game_and_is_named(capsys, monkeypatch):
+    def think(*_args, **_kw):
+        raise MemoryError("memory allocation failed, allocating 533 bytes")
+
+    monkeypatch.setattr(computer, "think", think)
+    got, thinks = _play(capsys)
+    assert got["fault"] == "MemoryError: memory allocation failed, allocating 533 bytes"
+    assert got["turns"] == ["boot"] and thinks == []
+    assert computer.think is think  # the probe put back what it found
+
+
+def test_the_lean_board_lays_and_scores_as_the_tests_board():
+    from tests.engine.fixtures import RULEBOOK
+    from tests.fw.board import lay, new_board, sq
+
+    profile = P.load("hardware/profiles/calculissimo.json")
+    settings = {"players": 4, "turn_seconds": 0, "current_ma": 500}
+    lean = LeanBoard(profile, settings)
+    lean.boot()
+    sim = new_board()
+    for board in (lean, sim):
+        for move in RULEBOOK[:3]:
+            lay(board, move)
+            board.press("ok")
+    said = [(e["move"], e["score"]) for e in events(sim, "move")]
+    assert said == [(e["move"], e["score"]) for e in events(lean, "move")]
+    assert [s for _, s in said] == [48, 12, 33]
+    # a chip lifted before it is confirmed leaves the move, on both
+    for board in (lean, sim):
+        board.place(sq("A1"), "7")
+        board.lift(sq("A1"))
+    assert lean.app.referee.game.totals() == sim.app.referee.game.totals()
+
+
+def test_the_lean_boards_flash_keeps_files_in_its_buffer():
+    from tools.leanboard import Flash
+
+    fs = Flash(64)
+    fs.write("game.dat", b"a" * 30)
+    fs.write("seat.dat", b"b" * 20)
+    fs.write("game.new", b"c" * 10)  # 60 of 64 bytes used
+    fs.rename("game.new", "game.dat")  # the old game.dat's 30 bytes are free, not yet reused
+    fs.write("seat.dat", b"d" * 25)  # room only once the store is compacted
+    assert (fs.read("game.dat"), fs.read("seat.dat")) == (b"c" * 10, b"d" * 25)
+    assert (fs.size("game.dat"), fs.size("seat.dat"), fs.size("gone")) == (10, 25, None)
+    assert fs.listdir() == ["game.dat", "seat.dat"]
+    try:
+        fs.write("big.dat", b"e" * 30)  # 35 + 30 > 64: a full flash
+    except OSError as err:
+        assert err.args[0] == 28
+    else:
+        raise AssertionError("a full store took the file")
+    assert fs.read("big.dat") is None and fs.read("seat.dat") == b"d" * 25
+    fs.remove("seat.dat")
+    fs.write("big.dat", b"e" * 50)
+    assert (fs.read("game.dat"), fs.read("big.dat")) == (b"c" * 10, b"e" * 50)
+
+
+def test_the_report_names_a_fault_and_the_thinks_short_of_memory(capsys):
+    from tools import picoplay
+
+    think = dict(zip(picoplay.FIELDS, [12, False, False, 800, 0, 0, 9000]))
+    short = dict(think, score=None, short=True, steps=100)
+    out = {
+        "seed": 3,
+        "level": 3,
+        "think_seconds": 5,
+        "turns": ["boot", "hint 12", "pass"],
+        "thinks": [think, short],
+        "totals": [12, 0],
+        "fault": None,
+        "over": True,
+        "phases": {"1 boot": {"free": 90000, "largest": 30000}},
+        "lowest": 5000,
+        "collections": 10,
+    }
+    assert picoplay.report(out) == ["1 of 2 thinks ran short of memory"]
+    assert "short of memory 1 (of them without a move 1): turns [1]" in capsys.readouterr().out
+    out.update(fault="MemoryError: x", over=False, thinks=[think])
+    assert picoplay.report(out) == [
+        "a fault on the board: MemoryError: x",
+        "the game did not end within its turns",
+    ]
