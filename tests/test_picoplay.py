@@ -121,3 +121,31 @@ def test_the_report_names_a_fault_and_the_thinks_short_of_memory(capsys):
         "a fault on the board: MemoryError: x",
         "the game did not end within its turns",
     ]
+
+
+def test_on_the_emulated_pico_the_search_leaves_the_heap_after_each_think():
+    """Two turns of the game on the Pico's own firmware (about a minute): on a board the
+    search's code is loaded for a think and dropped after it (firmware/computer.py), so a
+    turn later the heap holds only its interned names, not its 55 KB of code."""
+    import os
+
+    import pytest
+
+    from tools import picoplay, rp2emu
+
+    try:
+        rp2emu.node_command()
+    except rp2emu.Rp2emuError as exc:
+        if os.environ.get("CI"):  # .ci/run installs Node.js, `make test` runs npm ci
+            pytest.fail("the emulated Pico cannot run: %s (CI is set)" % exc, pytrace=False)
+        pytest.skip("the emulated Pico cannot run: %s" % exc)
+    got = picoplay.measure(seed=3, seconds=1, turns=2)
+    assert got["fault"] is None
+    assert [t["short"] for t in got["thinks"]] == [False, False]
+    assert all(t["score"] for t in got["thinks"])  # the hint and the board's move
+    boot = got["phases"]["1 boot"]["free"]
+    after = [v["free"] for k, v in got["phases"].items() if k != "1 boot"]
+    assert len(after) == 2
+    # measured 2026-11-29: 78,368 B after boot, 59,952 B a turn later (the names: about
+    # 18 KB); with the code kept after the think, 22,832 B
+    assert min(after) > boot - 30_000, (boot, after)
