@@ -102,6 +102,7 @@ def test_the_report_names_a_fault_and_the_thinks_short_of_memory(capsys):
     think = dict(zip(picoplay.FIELDS, [12, False, False, 800, 0, 0, 9000]))
     short = dict(think, score=None, short=True, steps=100)
     out = {
+        "game": "calqable",
         "seed": 3,
         "level": 3,
         "think_seconds": 5,

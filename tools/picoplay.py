@@ -1,5 +1,6 @@
-"""A Cal-Q-Able game against the board on the Pico's own firmware (stock v1.27.0, emulated
-RP2040): does the board's search find room beside the firmware, turn after turn?
+"""A Cal-Q-Able (or Calculissimo) game against the board on the Pico's own firmware (stock
+v1.27.0, emulated RP2040): does the board's search find room beside the firmware, turn after
+turn?
 
 The board (tools/leanboard.py: the firmware on its own drivers, small stand-ins where a part
 must answer) plays the second seat at level 3; the first seat asks it for a hint each turn
@@ -13,7 +14,8 @@ per think its score, steps, and whether it ran short of memory (`short`: the sea
 at a MemoryError and gave the best found so far; `given_up`: squares of `=` whose sides did
 not fit); the first fault the firmware's supervisor caught, if any.
 
-    python -m tools.picoplay [--seed N] [--seconds S] [--turns N] [--json]   (minutes)
+    python -m tools.picoplay [--game calqable|calculissimo] [--seed N] [--seconds S]
+                             [--turns N] [--json]                        (minutes)
 
 Goals (`make bench`): no fault, the game to its end, and no think short of memory.
 """
@@ -26,7 +28,7 @@ import sys
 
 from tools import picogame, playprobe, rp2emu
 
-PROFILE = "/input/hardware/profiles/calqable.json"
+PROFILE = "/input/hardware/profiles/%s.json"  # the game's default profile
 LEVEL = 3
 FIELDS = ("score", "short", "whole", "steps", "given_up", "passed_over", "free")
 
@@ -40,11 +42,12 @@ def _order() -> list[str]:
     return order
 
 
-def measure(seed: int = 3, seconds: int = 5, turns: int = 80) -> dict:
+def measure(seed: int = 3, seconds: int = 5, turns: int = 80, game: str = "calqable") -> dict:
     code = rp2emu.prelude() + "import gc\n"
     code += "for _m in %r:\n    __import__(_m)\n    gc.collect()\n" % (_order(),)
     code += "from tools import playprobe\n"
-    code += "playprobe.play(%r, %d, %d, %d, %d)\n" % (PROFILE, seed, LEVEL, seconds, turns)
+    path = PROFILE % game
+    code += "playprobe.play(%r, %d, %d, %d, %d)\n" % (path, seed, LEVEL, seconds, turns)
     cycles = (turns * seconds + 300) * 125_000_000
     with rp2emu.Pico(rp2emu.build_image(), heap_watch=True) as pico:
         result = pico.run(code, cycles, cycles / 40_000_000 + 600)
@@ -61,6 +64,7 @@ def measure(seed: int = 3, seconds: int = 5, turns: int = 80) -> dict:
     out["phases"] = picogame.phases(result.stdout, playprobe.PHASE)
     out.update(
         {
+            "game": game,
             "seed": seed,
             "level": LEVEL,
             "think_seconds": seconds,
@@ -79,9 +83,9 @@ def report(out: dict) -> list[str]:
     empty = [k for k in short if thinks[k]["score"] is None]
     turns = [v for k, v in out["phases"].items() if not k.endswith(" boot")]
     print(
-        "Cal-Q-Able against the board on the emulated Pico (stock v1.27.0, code from .mpy "
+        "%s against the board on the emulated Pico (stock v1.27.0, code from .mpy "
         "files; seed %d, level %d, think_seconds %d; tools/picoplay.py):"
-        % (out["seed"], out["level"], out["think_seconds"])
+        % (out["game"], out["seed"], out["level"], out["think_seconds"])
     )
     print(
         "  %d turns, %d thinks; totals %s; %s"
@@ -122,9 +126,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=3)
     ap.add_argument("--seconds", type=int, default=5, help="think_seconds")
     ap.add_argument("--turns", type=int, default=80)
+    ap.add_argument("--game", choices=("calqable", "calculissimo"), default="calqable")
     ap.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = ap.parse_args(argv)
-    out = measure(args.seed, args.seconds, args.turns)
+    out = measure(args.seed, args.seconds, args.turns, args.game)
     if args.json:
         print(json.dumps(out, indent=1))
         return 0
