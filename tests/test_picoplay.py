@@ -150,3 +150,21 @@ def test_on_the_emulated_pico_the_search_leaves_the_heap_after_each_think():
     # measured 2026-11-29: 78,368 B after boot, 59,952 B a turn later (the names: about
     # 18 KB); with the code kept after the think, 22,832 B
     assert min(after) > boot - 30_000, (boot, after)
+
+
+def test_a_move_needing_a_chip_the_rack_lacks_is_refused():
+    from tests.fw.board import new_board, sq
+    from tools.playprobe import Table
+
+    board = new_board()
+    shown = {}
+    for k, face in enumerate(("9", "+")):
+        board.place(k, face)
+        shown[k] = face
+    try:
+        Table(board).lay("H8:9 I8:+ J8:6", shown, False)  # no 6 was shown
+    except ValueError as err:
+        assert str(err) == "no 6 among the chips shown for H8:9 I8:+ J8:6"
+    else:
+        raise AssertionError("a chip the rack lacks was laid")
+    assert board.on_board.get(sq("J8")) is None

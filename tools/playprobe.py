@@ -95,7 +95,8 @@ class Table:
 
     def lay(self, text, shown, pick):
         """Lay move `text` chip by chip, each from the shown chips (or the open supply: a
-        Cal-Q-Able `=`); with `pick`, a joker's face is chosen with the buttons."""
+        Cal-Q-Able `=`; ValueError for any other face they lack); with `pick`, a joker's
+        face is chosen with the buttons."""
         board = self.board
         hand = []
         for part in text.split():
@@ -108,11 +109,13 @@ class Table:
             if want in hand:
                 hand.remove(want)
             else:
-                for k in sorted(shown):
-                    if shown[k] == want:
-                        del shown[k]
-                        board.lift(k)
-                        break
+                src = [k for k in sorted(shown) if shown[k] == want]
+                if src:
+                    del shown[src[0]]
+                    board.lift(src[0])
+                elif faces.parse(want)[0] not in self.ref.game.rules.open_faces:
+                    # a chip the rack never held: the board's move is wrong, say so
+                    raise ValueError("no %s among the chips shown for %s" % (want, text))
             board.place(target, want)
             if pick and want == "?":
                 for _ in range(self.ref.picking[2].index(faces.parse(face)[0])):
