@@ -23,6 +23,7 @@ state of the game gives back only the hints.
 """
 
 import json
+import os
 import sys
 
 from engine.compat import ON_BOARD, collect, ticks_diff
@@ -40,6 +41,11 @@ PROGRESS_MS = 250  # the display's progress line moves on at most this often
 # of memory (it then gives the best move found so far), whether it was whole, its steps,
 # the squares of `=` it gave up for memory and those it passed over (Cal-Q-Able)].
 last = []  # type: list
+# Kept free while the search runs, for what the think does after it: its record, the swap,
+# and dropping the search's modules (`_drop`). A search short of memory can leave no free
+# block of even 256 B, and on a stock board the emulated Pico's think then raised a
+# MemoryError in `_drop` (a fault of the board's step; tests/test_think_memory.py).
+RESERVE_BYTES = 1024
 
 
 def think(game, rack, level, clock, ms, progress=None, keepalive=None):
@@ -49,53 +55,58 @@ def think(game, rack, level, clock, ms, progress=None, keepalive=None):
     display; `keepalive()` with every check of the clock (the watchdog).
 
     The search's modules are imported here, when the board thinks, and on a board dropped
-    again once it has (see `_drop`)."""
+    again once it has (see `_drop`). Running out of memory anywhere in it, their import and
+    the search's set-up included, is a search short of memory, never an error."""
     before = _loaded()
-    last[:] = []
+    last[:] = [None, True, False, 0, 0, 0]  # short of memory until the search has run
+    reserve = None
     try:
         try:
+            # Room for what follows the search (see RESERVE_BYTES), held while it runs.
+            reserve = bytearray(RESERVE_BYTES) if ON_BOARD else None
             from engine import players, search
-        except MemoryError:  # no room for the search's code: as a search short of memory
-            last[:] = [None, True, False, 0, 0, 0]
+
+            start = clock.ticks_ms()
+            prng = Prng(len(game.history) * 8 + game.to_move + 1)  # the same after a restart
+            chooser = players.Chooser(game, level, prng, rack=rack)
+            steps = LEVEL_STEPS[level]
+            if game.rules.name == "calqable":
+                steps *= CALQABLE_STEPS
+            drawn = [start]  # when the progress line was last redrawn
+            s = None
+
+            # Called from inside the generator every STEP_CHECK steps: kept to the clock and
+            # the watchdog (the rp2 port allows about 30 nested Python calls; the display's
+            # redraw nests deeper, so it is left to between(), called between two lines).
+            def expired():
+                if keepalive is not None:
+                    keepalive()
+                return ticks_diff(clock.ticks_ms(), start) >= ms
+
+            def between():
+                now = clock.ticks_ms()
+                if ticks_diff(now, drawn[0]) >= PROGRESS_MS:
+                    drawn[0] = now
+                    done = ticks_diff(now, start) * 100 // ms
+                    taken = s.gen.steps if s is not None and s.gen is not None else 0
+                    progress(min(99, max(done, taken * 100 // steps)))
+
+            s = search.Search(
+                game,
+                rack=rack,
+                chooser=chooser,
+                steps=steps,
+                expired=expired,
+                between=None if progress is None else between,
+            )
+        except MemoryError:  # no room for the search's code or its set-up
+            reserve = None
             return None, None, None
-
-        start = clock.ticks_ms()
-        prng = Prng(len(game.history) * 8 + game.to_move + 1)  # the same draw after a restart
-        chooser = players.Chooser(game, level, prng, rack=rack)
-        steps = LEVEL_STEPS[level]
-        if game.rules.name == "calqable":
-            steps *= CALQABLE_STEPS
-        drawn = [start]  # when the progress line was last redrawn
-        s = None
-
-        # Called from inside the generator every STEP_CHECK steps: kept to the clock and the
-        # watchdog (the rp2 port allows about 30 nested Python calls; the display's redraw
-        # nests deeper, so it is left to between(), called between two lines).
-        def expired():
-            if keepalive is not None:
-                keepalive()
-            return ticks_diff(clock.ticks_ms(), start) >= ms
-
-        def between():
-            now = clock.ticks_ms()
-            if ticks_diff(now, drawn[0]) >= PROGRESS_MS:
-                drawn[0] = now
-                done = ticks_diff(now, start) * 100 // ms
-                taken = s.gen.steps if s is not None and s.gen is not None else 0
-                progress(min(99, max(done, taken * 100 // steps)))
-
-        s = search.Search(
-            game,
-            rack=rack,
-            chooser=chooser,
-            steps=steps,
-            expired=expired,
-            between=None if progress is None else between,
-        )
-        move, score = s.run()
-        gen = s.gen
-        given_up = getattr(gen, "given_up", 0)  # Cal-Q-Able's generator only
+        move, score = s.run()  # a MemoryError in the search ends it (search.py)
+        reserve = None
+        given_up = getattr(s.gen, "given_up", 0)  # Cal-Q-Able's generator only
         last[:] = [score, s.short_of_memory, s.complete, s.spent, given_up, s.skipped]
+        s = None  # its generation's lists may fill the heap: garbage from here on
         swap = None
         if game.can_swap():
             swap = players.swap_plan(chooser) if level == 4 else None
@@ -103,6 +114,7 @@ def think(game, rack, level, clock, ms, progress=None, keepalive=None):
                 swap = list(rack)  # nothing to lay: the whole rack goes back
         return move, score, swap
     finally:
+        reserve = None  # noqa: F841  (freed for _drop, whatever ended the think)
         _drop(before)
 
 
@@ -110,15 +122,34 @@ def think(game, rack, level, clock, ms, progress=None, keepalive=None):
 # 55 KB of the Pico's heap in a Cal-Q-Able game and 30 KB in a Calculissimo one. Kept after
 # the board's first think, it left the rest of a Cal-Q-Able game too little: on the emulated
 # Pico (tools/picoplay.py) saving a move then failed (MemoryError) after a few turns of
-# hints. So on a board the think imports it on a collected heap and forgets it after, and
-# the game keeps the room between thinks; importing it again took 266 ms of the emulated
-# chip (its names stay interned: about 18 KB, from the first think on).
+# hints. So on a stock board the think imports it on a collected heap and forgets it after,
+# and the game keeps the room between thinks; importing it again took 235-266 ms of the
+# emulated chip (its names stay interned: about 18 KB, from the first think on).
+# With the code in flash (frozen, or ROMFS at /rom) it is kept: importing it again would
+# make 5.9 KB (frozen) or 8.7 KB (ROMFS) of the heap at each think and take 20 or 100 ms of
+# its time, for no room a game needs (tools/picoplay.py, 2026-11-29: 84-136 KB stayed free
+# at the heap's lowest over a whole game).
+
+
+def _code_in_ram():
+    """Whether this board loaded the device code into its heap: from .mpy (or .py) files on
+    its filesystem, as a stock board does. Not when it runs from flash: a frozen module's
+    __file__ names no file, a ROMFS module's lies under /rom."""
+    path = __file__
+    if path.startswith("/rom/"):
+        return False
+    try:
+        os.stat(path)
+    except OSError:
+        return False
+    return True
 
 
 def _loaded():
-    """The names of the modules loaded now, on a board (after a collection, so that the
-    search's code fills the holes rather than splinter what is free); None elsewhere."""
-    if not ON_BOARD:
+    """The names of the modules loaded now, on a board whose code is in RAM (after a
+    collection, so that the search's code fills the holes rather than splinter what is
+    free); None elsewhere (nothing will be dropped)."""
+    if not ON_BOARD or not _code_in_ram():
         return None
     collect()
     return set(sys.modules)

@@ -51,6 +51,15 @@ MARKER = "flash.partial"
 KEEP = ("chips.json", "game.dat", "game.new", "games")  # the board's own data
 CUT_HINT = "the board will say 'firmware copy incomplete' until you flash again"
 ROMFS_IMAGE = "romfs.img"  # under the build folder
+# Measured on the emulated Pico (tools/picoplay.py, 2026-11-29): on stock firmware the
+# search's code takes 30-55 KB of the heap and a quarter to two thirds of the thinks of a game
+# found too little room; on the frozen image none did, on the ROMFS one 1 of 48. Said at
+# every plain flash of a board with neither.
+STOCK_NOTE = (
+    "stock firmware: the code runs from RAM, and late in a game the board's hints and its own"
+    " moves can run out of memory; an image with the code in flash leaves them room (`make"
+    " firmware`, deploy/README.md)\n"
+)
 ROMFS_MOUNT = "/rom"  # where MicroPython mounts the ROMFS partition (extmod/vfs.c)
 
 
@@ -660,6 +669,8 @@ def _flash_board(
         )
     elif where is None and firmware.romfs_size:
         out.write("the board has a ROMFS partition: `flash --romfs` keeps the code out of RAM\n")
+    elif where is None:
+        out.write(STOCK_NOTE)
     if dry_run:
         if plan.marker:
             out.write("would finish the flash cut off before (%s is on the board)\n" % MARKER)

@@ -333,6 +333,7 @@ def test_romfs_flash_takes_the_code_a_plain_flash_left_off_the_filesystem(
         status, out, err = cli("flash", "--port", board.path, "--build-dir", str(build_dir))
         assert status == 0, err
         assert "the board has a ROMFS partition: `flash --romfs` keeps the code out of RAM" in out
+        assert flash.STOCK_NOTE not in out
         assert board.twin.partition.erased == 0
     code = sorted(item.path for item in items if flash.is_code(item))
     assert set(code) <= set(board_files(root))
@@ -405,6 +406,7 @@ def test_a_frozen_firmware_gets_only_the_other_files_and_refuses_romfs(built, rp
         assert board.started == 1
     assert status == 0, err
     assert "the firmware has the device code frozen in it: only the other files are copied" in out
+    assert flash.STOCK_NOTE not in out
     assert "removed 1 code files (it would hide the frozen modules)" in out
     assert board_files(root) == data_files(items)
     with rp2_board(root, frozen=True) as board:

@@ -15,6 +15,22 @@ from tools.leanboard import LeanBoard
 CALQABLE = "hardware/profiles/calqable.json"
 
 
+def require_pico():
+    """Skip when the emulated Pico cannot run here; fail in CI, where it must."""
+    import os
+
+    import pytest
+
+    from tools import rp2emu
+
+    try:
+        rp2emu.node_command()
+    except rp2emu.Rp2emuError as exc:
+        if os.environ.get("CI"):  # .ci/run installs Node.js, `make test` runs npm ci
+            pytest.fail("the emulated Pico cannot run: %s (CI is set)" % exc, pytrace=False)
+        pytest.skip("the emulated Pico cannot run: %s" % exc)
+
+
 def _play(capsys, seed=3, turns=60):
     playprobe.play(CALQABLE, seed, 3, 1, turns)
     out = capsys.readouterr().out.splitlines()
@@ -128,18 +144,9 @@ def test_on_the_emulated_pico_the_search_leaves_the_heap_after_each_think():
     """Two turns of the game on the Pico's own firmware (about a minute): on a board the
     search's code is loaded for a think and dropped after it (firmware/computer.py), so a
     turn later the heap holds only its interned names, not its 55 KB of code."""
-    import os
+    from tools import picoplay
 
-    import pytest
-
-    from tools import picoplay, rp2emu
-
-    try:
-        rp2emu.node_command()
-    except rp2emu.Rp2emuError as exc:
-        if os.environ.get("CI"):  # .ci/run installs Node.js, `make test` runs npm ci
-            pytest.fail("the emulated Pico cannot run: %s (CI is set)" % exc, pytrace=False)
-        pytest.skip("the emulated Pico cannot run: %s" % exc)
+    require_pico()
     got = picoplay.measure(seed=3, seconds=1, turns=2)
     assert got["fault"] is None
     assert [t["short"] for t in got["thinks"]] == [False, False]
@@ -168,3 +175,91 @@ def test_a_move_needing_a_chip_the_rack_lacks_is_refused():
     else:
         raise AssertionError("a chip the rack lacks was laid")
     assert board.on_board.get(sq("J8")) is None
+
+
+def test_with_the_code_in_flash_the_filesystem_leaves_the_device_packages_alone():
+    """On a frozen or ROMFS firmware a folder firmware/ on the filesystem would hide the
+    device package whole (it comes first on sys.path), so the test-only modules of those
+    packages go to a folder of their own under flat names, and the script's prelude enters
+    them in sys.modules under their own names."""
+    from tools import rp2emu
+
+    files = rp2emu.board_files(code=False)
+    files.update(rp2emu.test_files(code=False))
+    assert not [p for p in files if p.startswith(("engine/", "firmware/"))]
+    assert "main.py" in files and "profiles/calqable.json" in files
+    extra = rp2emu.EXTRA_ROOT.strip("/")
+    assert {extra + "/firmware_sim.mpy", extra + "/firmware_sim_clock.mpy"} <= set(files)
+    assert extra + "/engine_record.mpy" in files
+    # The stock image keeps them in their packages, beside the device code.
+    stock = rp2emu.test_files()
+    assert "firmware/sim/clock.mpy" in stock and not [p for p in stock if "/extra/" in p]
+    code = rp2emu.prelude(["firmware.sim", "firmware.sim.clock"])
+    assert code.splitlines()[-3:] == [
+        "sys.path.append(%r)" % rp2emu.EXTRA_ROOT,
+        "sys.modules['firmware.sim'] = __import__('firmware_sim')",
+        "sys.modules['firmware.sim.clock'] = __import__('firmware_sim_clock')",
+    ]
+
+
+def test_the_game_is_played_on_every_image_make_firmware_left(tmp_path):
+    from tools import picoplay
+
+    assert picoplay.images(tmp_path) == [(None, False)]
+    (tmp_path / "SMARTBOARD_PICO-ROMFS.bin").write_bytes(b"")
+    (tmp_path / "SMARTBOARD_PICO.bin").write_bytes(b"")
+    (tmp_path / "OTHER.bin").write_bytes(b"")
+    assert picoplay.images(tmp_path) == [
+        (None, False),
+        (tmp_path / "SMARTBOARD_PICO.bin", False),
+        (tmp_path / "SMARTBOARD_PICO-ROMFS.bin", True),
+    ]
+
+
+def test_on_an_image_with_the_code_in_flash_the_board_thinks_with_room_to_spare():
+    """Two turns on each image `make firmware` left in build/firmware/ (skipped when there is
+    none: building one needs an ARM compiler and a MicroPython checkout, deploy/README.md).
+    Measured 2026-11-29: 167,440 B free after boot on the frozen image, 141,008 B on the
+    ROMFS one, against 78,368 B on the stock one."""
+    import pytest
+
+    from tools import picoplay
+
+    built = picoplay.images()[1:]
+    if not built:
+        pytest.skip("no image of make firmware in build/firmware/")
+    require_pico()
+    for firmware, romfs in built:
+        got = picoplay.measure(seed=3, seconds=1, turns=2, firmware=firmware, romfs=romfs)
+        assert got["fault"] is None, firmware
+        assert [t["short"] for t in got["thinks"]] == [False, False], firmware
+        assert all(t["score"] for t in got["thinks"]), firmware
+        assert got["phases"]["1 boot"]["free"] > 120_000, (firmware, got["phases"])
+
+
+def test_the_board_drops_the_search_only_where_its_code_is_in_ram():
+    """firmware/computer.py forgets the search's modules after a think only on a board that
+    loaded its code into the heap (stock, from .mpy files); with the code in flash it keeps
+    them. Asked on the emulated Pico: the stock image here (in CI too), and each image
+    `make firmware` left in build/firmware/."""
+    from tools import picoplay, rp2emu
+
+    require_pico()
+    script = (
+        "from firmware import computer\n"
+        "print('FILE', computer.__file__)\n"
+        "print('RAM', computer._code_in_ram(), computer._loaded() is not None)\n"
+    )
+    seen = {}
+    for firmware, romfs in picoplay.images():
+        image = rp2emu.build_image(code=firmware is None)
+        part = rp2emu.romfs_part() if romfs else None
+        with rp2emu.Pico(image, firmware=firmware, romfs=part) as pico:
+            result = pico.run(rp2emu.prelude() + script)
+        assert result.ok, result.describe()
+        lines = dict(line.split(" ", 1) for line in result.stdout.splitlines() if " " in line)
+        seen[firmware.name if firmware else "stock"] = (lines["FILE"], lines["RAM"])
+    assert seen.pop("stock") == ("firmware/computer.mpy", "True True")
+    for name, (path, ram) in seen.items():
+        where = "/rom/firmware/computer.mpy" if "ROMFS" in name else "firmware/computer.py"
+        assert (path, ram) == (where, "False False"), name

@@ -44,10 +44,13 @@ def trace(board, rack, seed, cap, heap=False, name="calculissimo"):
         profile = Profile(profile_data(name))
     game = lay_out(Game(profile, 2, seed=seed), board)
     game.racks[game.to_move] = list(rack)
+    # The game's generator is loaded before the count starts, as after the board's first
+    # think: importing Cal-Q-Able's from source cost about 190 M fuel on the WASI build, once
+    # a run (engine/movegen.py imports either only when a game first asks for it).
     if name == "calqable":
-        # loaded before the count starts, as after the board's first think: importing it
-        # from source cost about 190 M fuel on the WASI build, once a run
         from engine import movegen_calqable  # noqa: F401
+    else:
+        from engine import movegen_calculissimo  # noqa: F401
     collect()
     base = mem_free() if heap else 0
     low = [base]

@@ -21,6 +21,7 @@ It prints, as it goes:
 """
 
 import json
+import sys
 
 from engine import faces, squares
 from engine import profile as P
@@ -170,6 +171,18 @@ def _turn(table, world, p):
     return "%s %d" % ("hint" if p == 0 else "board", said["score"])
 
 
+def _print_traceback(err):
+    """Where the fault was raised, on stdout (MicroPython keeps an exception's traceback)."""
+    try:
+        from sys import print_exception  # type: ignore[attr-defined]  # MicroPython
+    except ImportError:
+        import traceback
+
+        traceback.print_exception(type(err), err, err.__traceback__, file=sys.stdout)
+        return
+    print_exception(err)
+
+
 def play(path, seed, level, think_s, turns):
     real_think = _watch_thinks()
     try:
@@ -217,6 +230,7 @@ def _play(path, seed, level, think_s, turns):
             settle("tally")
     except Exception as err:  # noqa: BLE001  (any fault the supervisor caught, raised again)
         fault = "%s: %s" % (type(err).__name__, err)
+        _print_traceback(err)
     out = {"turns": done, "fault": fault, "over": world.over, "mode": ref.mode}
     out["totals"] = world.totals()
     print(RESULT + json.dumps(out))

@@ -78,6 +78,8 @@ class Chip {
     mcu.loadBootrom(files.bootrom);
     mcu.flash.set(files.firmware, 0);
     mcu.flash.set(files.image, config.fs_offset);
+    // A ROMFS image in its partition (a firmware built with one: deploy/layout.py).
+    if (files.romfs) mcu.flash.set(files.romfs, config.romfs_offset);
     // Start at the flash's second-stage boot loader (which sets up execute-in-place and jumps
     // to the firmware's vector table), where the boot ROM hands over on a real chip: the ROM's
     // own start-up waits for core 1, which rp2040js does not emulate. The ROM stays mapped for
@@ -349,6 +351,7 @@ async function main() {
         files.bootrom = new Uint32Array(rom.buffer, rom.byteOffset, rom.byteLength / 4);
         files.firmware = readFileSync(config.firmware);
         files.image = readFileSync(config.image);
+        if (config.romfs) files.romfs = readFileSync(config.romfs);
       } catch (e) {
         fail(e.message);
       }

@@ -70,6 +70,7 @@ FS_NAME_MAX = 255
 HEAP_BYTES = 246_016  # the stock image's GC heap; nothing here may need more
 CYCLES_PER_US = 125
 TEST_ROOT = "/input"  # where tests/engine/fixtures.py expects the repository on MicroPython
+EXTRA_ROOT = TEST_ROOT + "/extra"  # test-only device-package modules beside a frozen firmware
 DEFAULT_CYCLES = 3_000_000_000  # 24 s of chip time
 DEFAULT_TIMEOUT_S = 120.0
 
@@ -130,9 +131,26 @@ class Result(NamedTuple):
         )
 
 
-def prelude() -> str:
-    """Code to start every script with: /input on sys.path, after the flash root."""
-    return f"import sys\nsys.path.append({TEST_ROOT!r})\n"
+def prelude(aliases: tuple[str, ...] | list[str] = ()) -> str:
+    """Code to start every script with: /input on sys.path, after the flash root.
+
+    With the device code frozen in the firmware, the test-only modules of its packages
+    (EXTRA_MODULES, EXTRA_PACKAGES) cannot lie in those packages on the filesystem: a folder
+    `firmware/` there would hide the frozen package whole. `build_image(code=False)` puts them
+    in EXTRA_ROOT under flat names, and `aliases` lists those the script imports (parents
+    first): each is loaded there and entered in sys.modules under its own name, which
+    MicroPython's import looks up before any path."""
+    code = f"import sys\nsys.path.append({TEST_ROOT!r})\n"
+    if aliases:
+        code += f"sys.path.append({EXTRA_ROOT!r})\n"
+        for name in aliases:
+            code += f"sys.modules[{name!r}] = __import__({flat_name(name)!r})\n"
+    return code
+
+
+def flat_name(module: str) -> str:
+    """A test-only module's name in EXTRA_ROOT: firmware.sim.clock -> firmware_sim_clock."""
+    return module.replace(".", "_")
 
 
 # --- the flash image ---
@@ -173,19 +191,25 @@ def _py_files(folder: str) -> list[str]:
     return sorted(p.relative_to(REPO_ROOT).as_posix() for p in (REPO_ROOT / folder).glob("*.py"))
 
 
-def board_files() -> dict[str, bytes]:
-    """The files `host_tools flash` puts on a stock board: {path on the board: bytes}."""
+def board_files(code: bool = True) -> dict[str, bytes]:
+    """The files `host_tools flash` puts on a stock board: {path on the board: bytes}.
+
+    `code=False`: without the device modules, as `flash` leaves a board whose firmware has
+    them frozen in (`make firmware`)."""
     from host_tools import flash
 
     try:
         items = flash.build(REPO_ROOT, BUILD / "flash")
     except flash.FlashError as exc:
         raise Rp2emuError(str(exc)) from None
-    return {item.path: item.data for item in items}
+    return {item.path: item.data for item in items if code or not flash.is_code(item)}
 
 
-def test_files() -> dict[str, bytes]:
-    """What the tests need besides the board's files: {path on the board: bytes}."""
+def test_files(code: bool = True) -> dict[str, bytes]:
+    """What the tests need besides the board's files: {path on the board: bytes}.
+
+    `code=False` (the device code frozen in the firmware): the test-only modules of the
+    device packages go to EXTRA_ROOT under flat names (see `prelude`)."""
     modules = list(EXTRA_MODULES)
     for folder in EXTRA_PACKAGES:
         modules += _py_files(folder)
@@ -194,6 +218,15 @@ def test_files() -> dict[str, bytes]:
         tests += _py_files(folder)
     compiled = _compile_all(modules + tests, BUILD / "mpy")
     files = {rel[:-3] + ".mpy": compiled[rel] for rel in modules}
+    if not code:
+        extra = EXTRA_ROOT.strip("/")
+        files = {
+            "%s/%s.mpy"
+            % (extra, flat_name(rel[:-3].replace("/__init__", "").replace("/", "."))): compiled[
+                rel
+            ]
+            for rel in modules
+        }
     root = TEST_ROOT.strip("/")
     files.update({f"{root}/{rel[:-3]}.mpy": compiled[rel] for rel in tests})
     for pattern in TEST_DATA:
@@ -222,16 +255,33 @@ def make_image(files: dict[str, bytes]) -> bytes:
     return bytes(fs.context.buffer)
 
 
-def build_image(with_tests: bool = True) -> Path:
-    """Write the filesystem image to build/rp2emu/ and return its path."""
-    files = board_files()
+def romfs_part() -> tuple[Path, int]:
+    """The ROMFS image `host_tools flash --romfs` writes, and its partition's offset on this
+    project's ROMFS firmware (`make firmware BOARD_VARIANT=ROMFS`; deploy/layout.py)."""
+    from deploy import layout
+    from host_tools import flash
+
+    build = BUILD / "flash"
+    try:
+        flash.romfs_image(flash.build(REPO_ROOT, build), build)
+    except flash.FlashError as exc:
+        raise Rp2emuError(str(exc)) from None
+    return build / flash.ROMFS_IMAGE, layout.layout(variant="ROMFS")["romfs"][0]
+
+
+def build_image(with_tests: bool = True, code: bool = True) -> Path:
+    """Write the filesystem image to build/rp2emu/ and return its path (`code`: see
+    board_files)."""
+    files = board_files(code)
     if with_tests:
-        clash = set(files) & set(extra := test_files())
+        clash = set(files) & set(extra := test_files(code))
         if clash:
             raise Rp2emuError(f"test files would replace board files: {sorted(clash)}")
         files.update(extra)
     data = make_image(files)
-    path = BUILD / ("fs-tests.img" if with_tests else "fs-board.img")
+    path = BUILD / (
+        "fs-%s%s.img" % ("tests" if with_tests else "board", "" if code else "-nocode")
+    )
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(f".{os.getpid()}.tmp")
     tmp.write_bytes(data)
@@ -323,11 +373,20 @@ class Pico:
     """One emulated Pico (one Node process) that runs scripts one after another.
 
     `boot` holds the last boot record: emulated time to USB and to the raw REPL, what main.py
-    printed before Ctrl-C stopped it, where the heap is (with `heap_watch`). Use as a context
-    manager, or call `close()`.
+    printed before Ctrl-C stopped it, where the heap is (with `heap_watch`). `firmware` is
+    another image for flash offset 0 than the stock one (a `make firmware` build, say; give it
+    a filesystem image made with `code=False` when the device code is frozen in it). `romfs`
+    is (a ROMFS image, its partition's offset in flash) for a firmware built with a ROMFS
+    partition. Use as a context manager, or call `close()`.
     """
 
-    def __init__(self, image: Path | None = None, heap_watch: bool = False) -> None:
+    def __init__(
+        self,
+        image: Path | None = None,
+        heap_watch: bool = False,
+        firmware: Path | None = None,
+        romfs: tuple[Path, int] | None = None,
+    ) -> None:
         node = node_command()
         image = image or build_image()
         self.boot: dict = {}
@@ -343,11 +402,13 @@ class Pico:
         )
         config = {
             "bootrom": str(BOOTROM),
-            "firmware": str(FIRMWARE),
+            "firmware": str(firmware or FIRMWARE),
             "image": str(image),
             "fs_offset": FS_OFFSET,
             "heap_watch": heap_watch,
         }
+        if romfs:
+            config.update({"romfs": str(romfs[0]), "romfs_offset": romfs[1]})
         self._send(config)
 
     def _send(self, message: dict) -> None:

@@ -14,8 +14,9 @@ heap at the start.
 import json
 
 # Imported here: on the board they are frozen or .mpy code, so compiling them from source
-# is no part of a think's cost.
-from engine import players, search  # noqa: F401
+# is no part of a think's cost. (The positions are Calculissimo's, whose generator
+# engine/movegen.py imports when first asked: counted in the think until 2026-11-29.)
+from engine import movegen_calculissimo, players, search  # noqa: F401
 from engine.compat import collect, mem_free
 from engine.game import Game
 from firmware import computer
