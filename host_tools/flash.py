@@ -53,8 +53,8 @@ CUT_HINT = "the board will say 'firmware copy incomplete' until you flash again"
 ROMFS_IMAGE = "romfs.img"  # under the build folder
 # Measured on the emulated Pico (tools/picoplay.py, 2026-11-29): on stock firmware the
 # search's code takes 30-55 KB of the heap and a quarter to two thirds of the thinks of a game
-# found too little room; on the frozen image none did, on the ROMFS one 1 of 48. Said at
-# every plain flash of a board with neither.
+# found too little room; on the frozen image none did, on the ROMFS one at most 1 of 12 in a
+# game. Said at every plain flash of a board with neither.
 STOCK_NOTE = (
     "stock firmware: the code runs from RAM, and late in a game the board's hints and its own"
     " moves can run out of memory; an image with the code in flash leaves them room (`make"

@@ -186,7 +186,9 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="the --firmware has a ROMFS partition (BOARD_VARIANT=ROMFS): the code goes there",
     )
-    ap.add_argument("--json", action="store_true", help="print the figures as JSON")
+    ap.add_argument(
+        "--json", action="store_true", help="print the figures as JSON, one line an image"
+    )
     args = ap.parse_args(argv)
     if args.romfs and not args.firmware:
         ap.error("--romfs needs --firmware (the stock image has no ROMFS partition)")
@@ -199,8 +201,8 @@ def main(argv: list[str] | None = None) -> int:
     failed = 0
     for firmware, romfs in runs:
         out = measure(args.seed, args.seconds, args.turns, args.game, firmware, romfs)
-        if args.json:
-            print(json.dumps(out, indent=1))
+        if args.json:  # one line an image
+            print(json.dumps(out))
             continue
         missed = report(out)
         for line in missed:
