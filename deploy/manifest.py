@@ -15,8 +15,8 @@ include("$(PORT_DIR)/boards/manifest.py")
 
 ENGINE = (
     "__init__.py arith.py board.py calculissimo.py calqable.py calqable_bounds.py"
-    " calqable_line.py calqable_parse.py calqable_ranges.py calqable_solve.py calqable_targets.py"
-    " calqable_walk.py compat.py"
+    " calqable_line.py calqable_parse.py calqable_ranges.py calqable_replace.py calqable_solve.py"
+    " calqable_targets.py calqable_walk.py compat.py"
     " equation.py errors.py"
     " faces.py game.py leave.py move.py movegen.py movegen_calculissimo.py movegen_calqable.py"
     " players.py prng.py profile.py replacement.py rules.py search.py snapshot.py"

@@ -188,6 +188,11 @@ class _Calq(Generation):
         # _Line's tables of the squares without a cross check, shared by premium
         self.plain = {}  # type: dict
         self.sq = _Square()  # the current square of `=` (around())
+        # Rule-5 replacements (engine/calqable_replace.py): the right sides take no new
+        # tile (`right_new` False), and a move of one new tile is paired too (`least_new`
+        # 1: singles() finds them otherwise, which a replacement's line does not run)
+        self.right_new = True
+        self.least_new = 2
 
     # -- cross checks --------------------------------------------------------------------------
 
@@ -622,7 +627,7 @@ class _Calq(Generation):
             return None  # no tile on the board within the rack's reach: the equation holds none
         # A left side takes a rack tile unless the square before the `=` holds one already,
         # and so does a right side.
-        r_budget = budget - (0 if codes[e - 1] else 1)
+        r_budget = budget - (0 if codes[e - 1] else 1) if self.right_new else 0
         l_budget = budget - (0 if codes[e + 1] else 1)
         if r_budget < 0 or l_budget < 0:
             return None
@@ -882,7 +887,7 @@ class _Calq(Generation):
         e_tile, e_old, e_rack, e_sum, e_mult, e_cross, e_new, start_pos = eq
         _, _, l_new, l_sum, l_mult, l_cross, l_old, l_placed, _ = left
         _, _, r_new, r_sum, r_mult, r_cross, r_old, r_placed, b = right
-        if l_new + r_new + e_new < 2:
+        if l_new + r_new + e_new < self.least_new:
             return None  # one tile: found by singles()
         nrack = l_new + r_new + e_rack
         if nrack > self.limit:

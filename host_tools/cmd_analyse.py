@@ -6,8 +6,9 @@
 
 Only turns whose record object has `rack` (the mover's rack before the turn, an added key)
 can be judged; the others show "no rack". The best move is engine/movegen.py's for that rack
-on the position before the turn (a rule-5 replacement is not generated: when the played one
-scores more, it is the best). A pass, a swap or an illegal move scores 0. The totals give,
+on the position before the turn, or a Cal-Q-Able rule-5 replacement (movegen.replacements)
+when one scores more: the table shows it as `rule 5: J8:7`, and `--json` adds `"best_replace":
+true`. A pass, a swap or an illegal move scores 0. The totals give,
 per player, the turns judged, the points scored and the best possible on them, and the
 points lost. A record that cannot be read, or a turn's rack that the player cannot hold, is
 a one-line error (exit status 2).
@@ -43,6 +44,11 @@ def _judge(game, turn, number):
         except Problem as exc:
             raise Problem("turn %d: %s" % (number, exc.message)) from None
         best = movegen.best(game, rack)
+        floor = -1 if best[1] is None else best[1]
+        for move, score in movegen.replacements(game, rack, floor):
+            if score > floor:
+                best = (move, score, True)
+                floor = score
     line = rec.turn_line(game, number, turn)
     out = {"turn": number, "player": player + 1, "action": turn.kind}
     played = str(turn.move) if turn.move is not None else None
@@ -54,14 +60,18 @@ def _judge(game, turn, number):
     if best is None:
         out["rack"] = turn.rack
         return out
-    move, score = best
+    move, score = best[0], best[1]
+    replace = len(best) > 2
     if move is None:
         move, score = None, 0
     if line["legal"] and played is not None and line["score"] >= score:
         move, score = played, line["score"]  # the played move is (one of) the best
+        replace = turn.kind == "replace"
     out["rack"] = turn.rack
     out["best"] = str(move) if move is not None else None
     out["best_score"] = score
+    if replace:
+        out["best_replace"] = True
     out["lost"] = score - line["score"]
     return out
 
@@ -111,9 +121,15 @@ def _what(row):
     return row["action"]
 
 
+def _best(row):
+    if row.get("best") is None:
+        return "no move"
+    return ("rule 5: " if row.get("best_replace") else "") + row["best"]
+
+
 def _text(rows, final, names):
     width = max([len(_what(r)) for r in rows] + [6])
-    best_width = max([len(r.get("best") or "") for r in rows] + [4])
+    best_width = max([len(_best(r)) for r in rows if r.get("best")] + [4])
     out = [
         "turn  pl  %s  score  %s   best  lost"
         % ("played".ljust(width), "best move".ljust(best_width))
@@ -123,7 +139,7 @@ def _text(rows, final, names):
         score = "%5d" % row["score"] if row["legal"] else "ILLEGAL"
         if "lost" in row:
             tail = "%s  %5d  %4d" % (
-                (row["best"] or "no move").ljust(best_width),
+                _best(row).ljust(best_width),
                 row["best_score"],
                 row["lost"],
             )

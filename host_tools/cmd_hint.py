@@ -10,6 +10,9 @@ from engine/movegen.py, ordered by score (highest first), then by the move's tex
 skips what cannot reach the best N (the heading says "the N best moves", or the count when
 there are fewer). A row shows the rank, the score, the move (`D8:9 E8:+ F8:6`, a joker
 `?7`) and its main calculation; `--json` prints `{"move": ..., "score": ...}` a line.
+In Cal-Q-Able the rule-5 replacements are ranked with the moves (movegen.replacements):
+a row shows one as `rule 5: J8:7` (the tiles before the `=` next to J8 are taken away and
+these laid), and its JSON line adds `"replace": true`.
 
 The rack: faces with or without spaces: digits, `+`, `-` (or `−`), `×` (or `*`, `x`), `÷`
 (or `:`; `/` too in Calculissimo, where it is no fraction bar), `?` for a joker; for
@@ -142,10 +145,11 @@ def play_through(record, game):
     return [rec.turn_line(game, n + 1, record.turns[n]) for n in range(len(record.turns))]
 
 
-def calculation(game, move):
+def calculation(game, move, replace=False):
     """The move's main calculation as text (`9 + 6 ÷ 2 = 12`; a Cal-Q-Able equation as it
-    reads), from Game.check: the run holding most of the new chips."""
-    verdict = game.check(move)
+    reads), from Game.check (Game.check_replace for a rule-5 replacement): the run holding
+    most of the new chips."""
+    verdict = game.check_replace(move)[0] if replace else game.check(move)
     if not verdict.legal:
         return "illegal: " + ", ".join(verdict.codes())
     new = {i for i, _ in move.placements}
@@ -181,34 +185,50 @@ def spaced(text):
 
 
 def ranked(game, rack):
-    """Every legal (score, text, move) for `rack`, best first, ties by the move's text."""
+    """Every legal (score, text, move, replace) for `rack`, best first, ties by the move's
+    text; `replace` True for a Cal-Q-Able rule-5 replacement (Game.replace), False for a
+    move (Game.play)."""
     from engine import movegen
 
-    pairs = [(score, str(move), move) for move, score in movegen.scored(game, rack)]
-    pairs.sort(key=lambda t: (-t[0], t[1]))
+    pairs = [(score, str(move), move, False) for move, score in movegen.scored(game, rack)]
+    for move, score in movegen.replacements(game, rack):
+        pairs.append((score, str(move), move, True))
+    pairs.sort(key=_rank)
     return pairs
 
 
+def _rank(entry):
+    # (a replacement and a move never lay the same tiles: a replacement covers the square
+    # before an `=`, which holds a tile of the old left side until it is taken away)
+    return -entry[0], entry[1]
+
+
 def best_of(game, rack, n):
-    """The `n` best legal (score, text, move) for `rack`, in ranked()'s order. The generator
-    is told the n-th best score found so far, so it need not build the moves below it (a
-    Cal-Q-Able nine-tile rack: a median of about 0.1 s, against 1.3 s for every move).
-    Fewer than `n` means that every legal move was found."""
+    """The `n` best legal (score, text, move, replace) for `rack`, in ranked()'s order. The
+    generators are told the n-th best score found so far, so they need not build the moves
+    below it (a Cal-Q-Able nine-tile rack: a median of about 0.1 s, against 1.3 s for every
+    move). Fewer than `n` means that every legal move was found."""
     from bisect import insort
 
     from engine import movegen
 
     floor = [-1]
     kept = []  # type: list
-    for move, score in movegen.floored(game, floor, rack):
+
+    def keep(move, score, replace):
         if len(kept) == n and score <= floor[0]:
-            continue
-        insort(kept, (score, str(move), move), key=lambda t: (-t[0], t[1]))
+            return
+        insort(kept, (score, str(move), move, replace), key=_rank)
         if len(kept) > n:
             kept.pop()
         if len(kept) == n:
             # an equal score may still come first by its text: only lower ones cannot
             floor[0] = kept[-1][0] - 1
+
+    for move, score in movegen.floored(game, floor, rack):
+        keep(move, score, False)
+    for move, score in movegen.replacements(game, rack, floor[0]):
+        keep(move, score, True)
     return kept
 
 
@@ -247,8 +267,11 @@ def _hint(args):
         if len(shown) == args.top:
             found = "the %s" % _count(args.top, "best move")
     if args.json:
-        for score, text, _ in shown:
-            print(json.dumps({"move": text, "score": score}, ensure_ascii=False))
+        for score, text, _, replace in shown:
+            line = {"move": text, "score": score}
+            if replace:
+                line["replace"] = True
+            print(json.dumps(line, ensure_ascii=False))
         return 0
     p = game.to_move
     print(
@@ -264,12 +287,20 @@ def _hint(args):
     if not shown:
         print("no move fits: pass, or swap chips")
         return 0
-    width = max(len(text) for _, text, _ in shown)
+    width = max(len(_shown(entry)) for entry in shown)
     print("rank  score  %s  calculation" % "move".ljust(width))
     for k in range(len(shown)):
-        score, text, move = shown[k]
-        print("%4d  %5d  %s  %s" % (k + 1, score, text.ljust(width), calculation(game, move)))
+        score, _, move, replace = shown[k]
+        print(
+            "%4d  %5d  %s  %s"
+            % (k + 1, score, _shown(shown[k]).ljust(width), calculation(game, move, replace))
+        )
     return 0
+
+
+def _shown(entry):
+    """A row's move: a rule-5 replacement as `rule 5: J8:7`, as `analyse` writes it."""
+    return ("rule 5: " if entry[3] else "") + entry[1]
 
 
 def _count(n, what):

@@ -56,10 +56,14 @@ def rows(out):
     return found
 
 
-def json_moves(out):
+def json_moves(out, replace=False):
+    """The (move, score) of `--json` lines: the moves', or with `replace` the rule-5
+    replacements' (those lines alone add `"replace": true`)."""
     lines = [json.loads(line) for line in out]
-    assert all(sorted(d) == ["move", "score"] for d in lines), lines[:3]
-    return [(d["move"], d["score"]) for d in lines]
+    for d in lines:
+        assert sorted(d) in (["move", "score"], ["move", "replace", "score"]), d
+        assert d.get("replace", True) is True, d
+    return [(d["move"], d["score"]) for d in lines if d.get("replace", False) == replace]
 
 
 # ----- hint -------------------------------------------------------------------------------
@@ -143,10 +147,16 @@ def test_hint_cal_q_able(capsys, tmp_path):
     assert (status, err) == (0, "")
     table = rows(out)
     assert len(table) == len(list(movegen.scored(game, ["1", "+", "2"]))) > 0
+    replaced = 0
     for _, score, text, calc in table:
-        verdict = game.check(game.move(text))
+        if text.startswith("rule 5: "):
+            verdict = game.check_replace(game.move(text[8:]))[0]
+            replaced += 1
+        else:
+            verdict = game.check(game.move(text))
         assert verdict.legal and verdict.score == score
         assert calc.split(" (")[0].replace(" ", "") in [r.text for r in verdict.runs]
+    assert replaced == len(list(movegen.replacements(game, ["1", "+", "2"])))
     # a nine-tile rack later in the game: the best ten, found without building every move,
     # are the first ten of every move
     turns = json.loads(CALQABLE.read_text(encoding="utf-8"))["turns"][:3]
@@ -155,10 +165,44 @@ def test_hint_cal_q_able(capsys, tmp_path):
     status, out, _ = cli(capsys, "hint", later, "--rack", nine, "--json")
     status_all, out_all, _ = cli(capsys, "hint", later, "--rack", nine, "--all", "--json")
     assert (status, status_all) == (0, 0)
-    assert json_moves(out) == json_moves(out_all)[:10] and len(out_all) > 10
+    assert out == out_all[:10] and len(out_all) > 10
+    game = position(later)
+    rack = list("1234567+*")
+    assert sorted(json_moves(out_all)) == sorted(
+        (str(m), s) for m, s in movegen.scored(game, rack)
+    )
+    replaced = sorted((str(m), s) for m, s in movegen.replacements(game, rack))
+    assert sorted(json_moves(out_all, replace=True)) == replaced and replaced
     for rack, says in (("1 ?", "'?' is no calqable chip"), ("1 =", "open supply")):
         status, out, err = cli(capsys, "hint", path, "--rack", rack)
         assert (status, out) == (2, []) and says in err, err
+
+
+def test_rule_5_in_hint_and_analyse(capsys, tmp_path):
+    # 3 + 4 = 7 on row 8; the second player holds 7 and 0: laying the 7 on J8 in place of
+    # 3 + 4 (7 = 7, +20) scores 29, more than any move of theirs (27)
+    first = [["H8", "3"], ["I8", "+"], ["J8", "4"], ["K8", "="], ["L8", "7"]]
+    data = {"game": "calqable", "players": 2, "turns": [{"place": first}]}
+    path = write(tmp_path, data)
+    game = position(path)
+    move = game.move("J8:7")
+    verdict = game.check_replace(move)[0]
+    assert verdict.legal and verdict.score == 29 > movegen.best(game, ["7", "0"])[1]
+    status, out, err = cli(capsys, "hint", path, "--rack", "7 0", "--json")
+    assert (status, err) == (0, "")
+    assert out[0] == json.dumps({"move": "J8:7", "score": 29, "replace": True})
+    status, out, _ = cli(capsys, "hint", path, "--rack", "7 0")
+    assert rows(out)[0] == (1, 29, "rule 5: J8:7", "7 = 7")
+    # analyse: the second player, holding 7 and 0, passed (and lost 29), or replaced
+    for second, lost in (({"pass": True}, 29), ({"replace": [["J8", "7"]]}, 0)):
+        data["turns"] = data["turns"][:1] + [dict(second, rack=["7", "0"])]
+        status, out, err = cli(capsys, "analyse", write(tmp_path, data), "--json")
+        assert (status, err) == (0, "")
+        line = json.loads(out[1])
+        assert (line["best"], line["best_score"], line["lost"]) == ("J8:7", 29, lost), line
+        assert line["best_replace"] is True
+        status, out, _ = cli(capsys, "analyse", write(tmp_path, data))
+        assert "rule 5: J8:7     29  %4d" % lost in out[2], out
 
 
 def test_hint_bad_records_and_a_finished_game(capsys, tmp_path):

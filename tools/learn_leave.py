@@ -58,7 +58,7 @@ def kept(rack, result, rules):
     """The chips kept after a turn: `rack` (faces) less those laid from it or swapped."""
     left = list(rack)
     kind, detail, _ = result
-    if kind == "place":
+    if kind in ("place", "replace"):  # (a rule-5 replacement lays rack tiles too)
         for _, code in detail.placements:
             key = chip_key(code)
             if rules.from_rack(key):  # (Cal-Q-Able's `=` comes from the open supply)

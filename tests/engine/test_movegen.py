@@ -140,11 +140,13 @@ def _reaches(game, squares):
     return False
 
 
-def _fill(game, rack, squares, placed, found):
+def _fill(game, rack, squares, placed, found, judge=None):
+    """Every ordered filling of `squares` from `rack` (a joker as every face) judged by
+    `judge(move)` (default Game.check) into `found`, {move: score} of the legal ones."""
     if len(placed) == len(squares):
         move = Move(placed, game.board.width)
         if move not in found:
-            verdict = game.check(move)
+            verdict = game.check(move) if judge is None else judge(move)
             if verdict.legal:
                 found[move] = verdict.score
         return
@@ -158,7 +160,7 @@ def _fill(game, rack, squares, placed, found):
         options = game.rules.alphabet if key == faces.JOKER else key
         for ch in options:
             code = faces.cell_code(ch, key == faces.JOKER)
-            _fill(game, rest, squares, placed + [(squares[len(placed)], code)], found)
+            _fill(game, rest, squares, placed + [(squares[len(placed)], code)], found, judge)
 
 
 def agree(game):

@@ -272,3 +272,52 @@ def test_a_seeded_game_level_3_against_4_ends_with_legal_moves():
     assert game.over and placed > 5, (turns, placed)
     eq(game.bag_count(), 0)
     game.finish()
+
+
+def _rule_5_position():
+    """Cal-Q-Able, `3+4=7` on row 8, the second player holding 7 and 0: laying the 7 on J8
+    in place of 3 + 4 (rule 5: 7 = 7, +20) scores 29, more than any of their moves (27)."""
+    from tools.positions import lay_out
+
+    game = Game(Profile(profile_data("calqable")), 2, seed=5)
+    lay_out(game, {"H8": "3", "I8": "+", "J8": "4", "K8": "=", "L8": "7"})
+    game.racks[game.to_move] = ["7", "0"]
+    return game
+
+
+def test_level_3_plays_a_rule_5_replacement_that_scores_most():
+    game = _rule_5_position()
+    p = game.to_move
+    bag = game.bag_count()
+    kind, move, score = players.play_turn(game, 3, Prng(1))
+    eq((kind, str(move), score), ("replace", "J8:7", 29))
+    cells = game.board.cells
+    eq([cells[game.profile.width * 7 + x] for x in range(7, 12)], [0, 0, ord("7"), 61, 55])
+    eq(game.scores[p], 29)
+    # 3, + and 4 went back to the bag, and the rack drew one tile for the 7
+    eq(game.bag_count(), bag + 3 - 1)
+    eq(len(game.racks[p]), 2)
+
+
+def test_a_drawn_replacement_is_played_as_one():
+    game = _rule_5_position()
+    replace = game.move("J8:7")
+    for level in (1, 2):
+        chooser = players.Chooser(game, level, Prng(3))
+        chooser.offer(replace, 29, True)
+        eq((chooser.choice(), chooser.replaces()), ((replace, 29), True))
+        chooser = players.Chooser(game, level, Prng(3))
+        chooser.offer(game.move("L6:7 L7:="), 27)
+        eq(chooser.replaces(), False)
+    eq(players.Chooser(game, 3).replaces(), False)  # no choice yet
+
+
+def test_a_computer_replaces_a_left_side_once_at_most():
+    game = _rule_5_position()
+    players.play_turn(game, 3, Prng(1))  # 7 on J8 in place of 3 + 4 (above)
+    game.racks[game.to_move] = ["7", "0"]
+    again = dict(movegen.replacements(game))
+    top = max(again.values())
+    assert top > movegen.best(game)[1], again  # rule 5 allows it, and it would score most
+    eq(players.replaced(game), [(game.profile.width * 7 + 10, 1)])  # the `=` on K8, across
+    eq(players.play_turn(game, 3, Prng(1))[0], "place")
