@@ -5,7 +5,6 @@
         ...
     movegen.moves(game, rack=["3", "+", "?"])    # Move objects only
     movegen.best(game)                           # (move, score), or (None, None)
-    movegen.replacements(game)                   # Cal-Q-Able's rule-5 turns, (move, score)
 
 The output is exactly the set of moves `Game.check` calls legal for the player to move
 holding `rack`, each once, with `Game.check`'s score (bonus included). `rack` is a list of
@@ -111,18 +110,6 @@ def best(game, rack=None):
     if best_move is None:
         return None, None
     return best_move, best_score
-
-
-def replacements(game, rack=None, floor=None):
-    """Yield (move, score) for every legal rule-5 replacement of the player to move
-    (Cal-Q-Able: engine/calqable_replace.py; none in a game without the rule), each once,
-    with `Game.check_replace`'s score; with `floor` (a score), those scoring no more than it
-    may be left out. They are turns of their own (`Game.replace`), not in scored()."""
-    if game.over or not game.rules.replacement_bonus:
-        return
-    from engine import calqable_replace
-
-    yield from calqable_replace.replacements(game, rack, floor)
 
 
 def _nothing():

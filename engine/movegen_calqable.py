@@ -114,6 +114,12 @@ def generation(game, rack=None, floor=None):
 class _Calq(Generation):
     """One Cal-Q-Able generation."""
 
+    # Rule-5 replacements (engine/calqable_replace.py) set these on their own generations:
+    # the right sides take no new tile (`right_new` False), and a move of one new tile is
+    # paired too (`least_new` 1: singles() finds those otherwise, which runs on no line)
+    right_new = True
+    least_new = 2
+
     def __init__(self, game, rack, floor):
         Generation.__init__(self, game, rack, floor)
         rules = game.rules
@@ -188,11 +194,6 @@ class _Calq(Generation):
         # _Line's tables of the squares without a cross check, shared by premium
         self.plain = {}  # type: dict
         self.sq = _Square()  # the current square of `=` (around())
-        # Rule-5 replacements (engine/calqable_replace.py): the right sides take no new
-        # tile (`right_new` False), and a move of one new tile is paired too (`least_new`
-        # 1: singles() finds them otherwise, which a replacement's line does not run)
-        self.right_new = True
-        self.least_new = 2
 
     # -- cross checks --------------------------------------------------------------------------
 

@@ -6,9 +6,10 @@
     move, score = chooser.choice()                    # the choice so far; (None, None): none
     players.play_turn(game, level, prng)              # self-play: choose and play a turn
 
-A chooser is also offered Cal-Q-Able's rule-5 replacements (`offer(move, score, True)`,
-from movegen.replacements) by play_turn; `replaces()` tells whether its choice is one. The
-board's think (firmware/computer.py) offers none yet: its search runs the moves only.
+In Cal-Q-Able play_turn also offers the chooser the rule-5 replacements, each left side once
+at most (engine/calqable_replace.py `offer`), and `act` plays one chosen with Game.replace.
+The board's think (firmware/computer.py) offers none yet: its search runs the moves only,
+and on a stock board every byte of this module's code is taken from the search's room.
 
 The levels:
 1. weak on purpose: the lower-scoring of two moves drawn at random (so on average a move
@@ -32,9 +33,6 @@ scores could not change the choice, so it need not build those moves.
 
 from engine import leave as leaves
 from engine import movegen
-from engine import replacement as R
-from engine.game import REPLACE
-from engine.move import Move
 
 LEVELS = (1, 2, 3, 4)
 _DRAWS = (0, 2, 3)  # moves drawn at random by levels 1 and 2
@@ -53,7 +51,6 @@ class Chooser:
         self.prng = prng
         self.move = None
         self.score = -1
-        self.replace = False  # the choice is a rule-5 replacement
         self.equity = 0  # ten times the score, plus the leave's value at level 4
         self.table = None
         self.top = 0  # the most what a move keeps can be worth (0 without a table)
@@ -63,7 +60,6 @@ class Chooser:
             self.seen = 0
             self.moves = [None] * _DRAWS[level]
             self.scores = [0] * _DRAWS[level]
-            self.kinds = [False] * _DRAWS[level]  # each draw a replacement or not
             return
         if level < 4:
             return
@@ -91,15 +87,14 @@ class Chooser:
         empty = leaves.value(table, [0] * len(self.counts), True)  # the whole rack laid
         self.top = empty if top is None or top < empty else top
 
-    def offer(self, move, score, replace=False):
-        """One legal move and its score; `replace`: a rule-5 replacement (Game.replace)."""
+    def offer(self, move, score):
+        """One legal move and its score."""
         if self.level <= 2:
             self.seen += 1
             for k in range(len(self.moves)):
                 if self.prng.below(self.seen) == 0:
                     self.moves[k] = move
                     self.scores[k] = score
-                    self.kinds[k] = replace
             return
         equity = 10 * score
         if self.table is not None:
@@ -108,7 +103,6 @@ class Chooser:
             self.move = move
             self.score = score
             self.equity = equity
-            self.replace = replace
 
     def floor(self):
         """Moves scoring this or less cannot change the choice (-1: every move may)."""
@@ -122,22 +116,7 @@ class Chooser:
             if self.move is None:
                 return None, None
             return self.move, self.score
-        pick = self._pick()
-        if pick < 0:
-            return None, None
-        return self.moves[pick], self.scores[pick]
-
-    def replaces(self):
-        """Whether choice() is a rule-5 replacement (False with no choice)."""
-        if self.level > 2:
-            return self.move is not None and self.replace
-        pick = self._pick()
-        return pick >= 0 and self.kinds[pick]
-
-    def _pick(self):
-        """Levels 1 and 2: the draw chosen, -1 if none. Level 1: the lowest score drawn;
-        level 2: the highest (the first on ties)."""
-        pick = -1
+        pick = -1  # level 1: the lowest score drawn; level 2: the highest (first on ties)
         scores = self.scores
         for k in range(len(self.moves)):
             if self.moves[k] is None:
@@ -146,7 +125,9 @@ class Chooser:
                 scores[k] < scores[pick] if self.level == 1 else scores[k] > scores[pick]
             ):
                 pick = k
-        return pick
+        if pick < 0:
+            return None, None
+        return self.moves[pick], self.scores[pick]
 
 
 def best_leave(table, counts):
@@ -190,18 +171,20 @@ def swap_plan(chooser):
     return chips
 
 
-def act(game, chooser):
-    """Play the chooser's choice for the player to move: its move (or rule-5 replacement),
-    else a swap (the whole rack, or at level 4 the chips not worth keeping) if the bag
-    allows, else a pass. Returns ("place", move, score), ("replace", move, score),
-    ("swap", chips, 0) or ("pass", None, 0)."""
+def act(game, chooser, replacing=()):
+    """Play the chooser's choice for the player to move: its move (with Game.replace if it
+    is one of the rule-5 replacements `replacing`), else a swap (the whole rack, or at level
+    4 the chips not worth keeping) if the bag allows, else a pass. Returns ("place", move,
+    score), ("replace", move, score), ("swap", chips, 0) or ("pass", None, 0)."""
     move, score = chooser.choice()
     chips = swap_plan(chooser) if game.can_swap() else None
     if chips:
         game.swap(chips)
         return "swap", chips, 0
     if move is not None:
-        if chooser.replaces():
+        # (a replacement is never also a move: it lays a tile on the square before its
+        # `=`, which holds a tile of the old left side)
+        if move in replacing:
             game.replace(move)
             return "replace", move, score
         game.push(move)
@@ -216,37 +199,18 @@ def act(game, chooser):
 
 def play_turn(game, level, prng, leave=None):
     """Choose among every legal move of the player to move (known racks) at `level`, and
-    then every rule-5 replacement (Cal-Q-Able), and play the turn (see `act`, which gives
-    the result). The generator is told the chooser's floor as it rises, so it need not
-    build the moves that could not change the choice (the choice is the same: those could
-    not beat it, and a tie keeps the first found)."""
+    the rule-5 replacements (Cal-Q-Able), and play the turn (see `act`, which gives the
+    result). The generator is told the chooser's floor as it rises, so it need not build the
+    moves that could not change the choice (the choice is the same: those could not beat
+    it, and a tie keeps the first found)."""
     chooser = Chooser(game, level, prng, leave)
     floor = [chooser.floor()]
     for move, score in movegen.floored(game, floor):
         chooser.offer(move, score)
         floor[0] = chooser.floor()
-    done = None
-    for move, score in movegen.replacements(game, None, chooser.floor()):
-        if done is None:
-            done = replaced(game)
-        if R.equals_after(game.board, move) not in done:
-            chooser.offer(move, score, True)
-    return act(game, chooser)
+    replacing = ()
+    if game.rules.replacement_bonus:
+        from engine import calqable_replace  # (host self-play only: see above)
 
-
-def replaced(game):
-    """The `=` whose left side a rule-5 replacement laid earlier in the game, as
-    (square, step): a computer player replaces each left side once at most. Rule 5 sets no
-    limit, and two best-score players otherwise traded the same left sides back and forth,
-    +89 a turn, the tiles taken away going back to the pool: in 12 seeded games of level 3
-    against itself, 993 of 1,594 turns were replacements and the scores came to 5,114 and
-    9,185 a game on average (once at most: 6 of 137 turns, 1,240 and 1,216; without rule 5,
-    115 turns, 1,177 and 1,151). (A `=` never leaves the board: a left side holds none. A
-    replacement of one tile is taken as the judge takes it now, the left side across first.)
-    """
-    out = []
-    w = game.board.width
-    for entry in game.entries():
-        if entry[0] == REPLACE and entry[2]:
-            out.append(R.equals_after(game.board, Move.from_bytes(entry[2], w)))
-    return out
+        replacing = calqable_replace.offer(game, chooser)
+    return act(game, chooser, replacing)

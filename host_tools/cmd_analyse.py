@@ -6,8 +6,8 @@
 
 Only turns whose record object has `rack` (the mover's rack before the turn, an added key)
 can be judged; the others show "no rack". The best move is engine/movegen.py's for that rack
-on the position before the turn, or a Cal-Q-Able rule-5 replacement (movegen.replacements)
-when one scores more: the table shows it as `rule 5: J8:7`, and `--json` adds `"best_replace":
+on the position before the turn, or a Cal-Q-Able rule-5 replacement
+(engine/calqable_replace.py) when one scores more: the table shows it as `rule 5: J8:7`, and `--json` adds `"best_replace":
 true`. A pass, a swap or an illegal move scores 0. The totals give,
 per player, the turns judged, the points scored and the best possible on them, and the
 points lost. A record that cannot be read, or a turn's rack that the player cannot hold, is
@@ -29,7 +29,7 @@ def add_arguments(cmd):
 def _judge(game, turn, number):
     """The analysis of record turn `turn` (its 1-based number), played on `game` meanwhile:
     a dict as `--json` prints it."""
-    from engine import faces, movegen
+    from engine import calqable_replace, faces, movegen
     from engine import record as rec
     from host_tools.cmd_hint import Problem, check_rack
 
@@ -45,7 +45,7 @@ def _judge(game, turn, number):
             raise Problem("turn %d: %s" % (number, exc.message)) from None
         best = movegen.best(game, rack)
         floor = -1 if best[1] is None else best[1]
-        for move, score in movegen.replacements(game, rack, floor):
+        for move, score in calqable_replace.replacements(game, rack, floor):
             if score > floor:
                 best = (move, score, True)
                 floor = score

@@ -10,7 +10,7 @@ from engine/movegen.py, ordered by score (highest first), then by the move's tex
 skips what cannot reach the best N (the heading says "the N best moves", or the count when
 there are fewer). A row shows the rank, the score, the move (`D8:9 E8:+ F8:6`, a joker
 `?7`) and its main calculation; `--json` prints `{"move": ..., "score": ...}` a line.
-In Cal-Q-Able the rule-5 replacements are ranked with the moves (movegen.replacements):
+In Cal-Q-Able the rule-5 replacements (engine/calqable_replace.py) are ranked with the moves:
 a row shows one as `rule 5: J8:7` (the tiles before the `=` next to J8 are taken away and
 these laid), and its JSON line adds `"replace": true`.
 
@@ -188,10 +188,10 @@ def ranked(game, rack):
     """Every legal (score, text, move, replace) for `rack`, best first, ties by the move's
     text; `replace` True for a Cal-Q-Able rule-5 replacement (Game.replace), False for a
     move (Game.play)."""
-    from engine import movegen
+    from engine import calqable_replace, movegen
 
     pairs = [(score, str(move), move, False) for move, score in movegen.scored(game, rack)]
-    for move, score in movegen.replacements(game, rack):
+    for move, score in calqable_replace.replacements(game, rack):
         pairs.append((score, str(move), move, True))
     pairs.sort(key=_rank)
     return pairs
@@ -210,7 +210,7 @@ def best_of(game, rack, n):
     move). Fewer than `n` means that every legal move was found."""
     from bisect import insort
 
-    from engine import movegen
+    from engine import calqable_replace, movegen
 
     floor = [-1]
     kept = []  # type: list
@@ -227,7 +227,7 @@ def best_of(game, rack, n):
 
     for move, score in movegen.floored(game, floor, rack):
         keep(move, score, False)
-    for move, score in movegen.replacements(game, rack, floor[0]):
+    for move, score in calqable_replace.replacements(game, rack, floor[0]):
         keep(move, score, True)
     return kept
 

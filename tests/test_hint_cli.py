@@ -5,7 +5,7 @@ import json
 import re
 from pathlib import Path
 
-from engine import autoplay, movegen, record
+from engine import autoplay, calqable_replace, movegen, record
 from engine.game import Game
 from engine.profile import load
 from host_tools.__main__ import main
@@ -156,7 +156,7 @@ def test_hint_cal_q_able(capsys, tmp_path):
             verdict = game.check(game.move(text))
         assert verdict.legal and verdict.score == score
         assert calc.split(" (")[0].replace(" ", "") in [r.text for r in verdict.runs]
-    assert replaced == len(list(movegen.replacements(game, ["1", "+", "2"])))
+    assert replaced == len(list(calqable_replace.replacements(game, ["1", "+", "2"])))
     # a nine-tile rack later in the game: the best ten, found without building every move,
     # are the first ten of every move
     turns = json.loads(CALQABLE.read_text(encoding="utf-8"))["turns"][:3]
@@ -171,7 +171,7 @@ def test_hint_cal_q_able(capsys, tmp_path):
     assert sorted(json_moves(out_all)) == sorted(
         (str(m), s) for m, s in movegen.scored(game, rack)
     )
-    replaced = sorted((str(m), s) for m, s in movegen.replacements(game, rack))
+    replaced = sorted((str(m), s) for m, s in calqable_replace.replacements(game, rack))
     assert sorted(json_moves(out_all, replace=True)) == replaced and replaced
     for rack, says in (("1 ?", "'?' is no calqable chip"), ("1 =", "open supply")):
         status, out, err = cli(capsys, "hint", path, "--rack", rack)

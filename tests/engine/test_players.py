@@ -7,7 +7,7 @@ of moves.
 """
 
 import engine.calqable  # noqa: F401  (registers the ruleset)
-from engine import faces, movegen, players, search
+from engine import calqable_replace, faces, movegen, players, search
 from engine import leave as leaves
 from engine.game import Game, chip_key
 from engine.prng import Prng
@@ -299,25 +299,26 @@ def test_level_3_plays_a_rule_5_replacement_that_scores_most():
     eq(len(game.racks[p]), 2)
 
 
-def test_a_drawn_replacement_is_played_as_one():
-    game = _rule_5_position()
-    replace = game.move("J8:7")
-    for level in (1, 2):
-        chooser = players.Chooser(game, level, Prng(3))
-        chooser.offer(replace, 29, True)
-        eq((chooser.choice(), chooser.replaces()), ((replace, 29), True))
-        chooser = players.Chooser(game, level, Prng(3))
-        chooser.offer(game.move("L6:7 L7:="), 27)
-        eq(chooser.replaces(), False)
-    eq(players.Chooser(game, 3).replaces(), False)  # no choice yet
+def test_a_chosen_replacement_is_played_as_one():
+    replace = "J8:7"
+    for level in (1, 2, 3):
+        for offered, kind in ((replace, "replace"), ("L6:7 L7:=", "place")):
+            game = _rule_5_position()
+            chooser = players.Chooser(game, level, Prng(3))
+            move = game.move(offered)
+            chooser.offer(move, 29)
+            eq(players.act(game, chooser, [game.move(replace)]), (kind, move, 29))
+            eq(game.history[-1][0], kind)
 
 
 def test_a_computer_replaces_a_left_side_once_at_most():
     game = _rule_5_position()
     players.play_turn(game, 3, Prng(1))  # 7 on J8 in place of 3 + 4 (above)
     game.racks[game.to_move] = ["7", "0"]
-    again = dict(movegen.replacements(game))
+    again = dict(calqable_replace.replacements(game))
     top = max(again.values())
     assert top > movegen.best(game)[1], again  # rule 5 allows it, and it would score most
-    eq(players.replaced(game), [(game.profile.width * 7 + 10, 1)])  # the `=` on K8, across
+    eq(
+        calqable_replace.replaced(game), [(game.profile.width * 7 + 10, 1)]
+    )  # the `=` on K8, across
     eq(players.play_turn(game, 3, Prng(1))[0], "place")
