@@ -7,11 +7,11 @@
 Only turns whose record object has `rack` (the mover's rack before the turn, an added key)
 can be judged; the others show "no rack". The best move is engine/movegen.py's for that rack
 on the position before the turn, or a Cal-Q-Able rule-5 replacement
-(engine/calqable_replace.py) when one scores more: the table shows it as `rule 5: J8:7`, and `--json` adds `"best_replace":
-true`. A pass, a swap or an illegal move scores 0. The totals give,
-per player, the turns judged, the points scored and the best possible on them, and the
-points lost. A record that cannot be read, or a turn's rack that the player cannot hold, is
-a one-line error (exit status 2).
+(engine/calqable_replace.py) when one scores more: the table shows it as `rule 5: J8:7`,
+and `--json` adds `"best_replace": true`. A pass, a swap or an illegal move scores 0. The
+totals give, per player, the turns judged, the points scored and the best possible on
+them, and the points lost. A record that cannot be read, or a turn's rack that the player
+cannot hold, is a one-line error (exit status 2).
 """
 
 import json
@@ -36,6 +36,7 @@ def _judge(game, turn, number):
     player = game.to_move
     over = game.over
     best = None
+    replace = False  # the best is a rule-5 replacement
     if turn.rack is not None and not over:
         try:
             rack = check_rack([faces.parse(t)[0] for t in turn.rack], game)
@@ -47,7 +48,8 @@ def _judge(game, turn, number):
         floor = -1 if best[1] is None else best[1]
         for move, score in calqable_replace.replacements(game, rack, floor):
             if score > floor:
-                best = (move, score, True)
+                best = (move, score)
+                replace = True
                 floor = score
     line = rec.turn_line(game, number, turn)
     out = {"turn": number, "player": player + 1, "action": turn.kind}
@@ -60,8 +62,7 @@ def _judge(game, turn, number):
     if best is None:
         out["rack"] = turn.rack
         return out
-    move, score = best[0], best[1]
-    replace = len(best) > 2
+    move, score = best
     if move is None:
         move, score = None, 0
     if line["legal"] and played is not None and line["score"] >= score:
