@@ -1,8 +1,7 @@
 """engine/calqable_replace.py against its brute force on the benchmark set's boards (CPython).
 
 The hundred Cal-Q-Able positions of tests/data/movegen_positions.json (tools/benchset.py),
-each with three racks cut from its nine tiles: the first three, the next five, and a two
-of the last. The oracle (tests/engine/test_calqable_replace.py `brute`) is exponential in
+each with three racks cut from its nine tiles: tiles 1-3, 4-8 and 8-9 (RACKS). The oracle (tests/engine/test_calqable_replace.py `brute`) is exponential in
 the rack, so a whole nine-tile rack is checked the other way only: every replacement the
 generator gives is legal with Game.check_replace's score, and none comes twice. Then
 REPLACE_POSITIONS (default 10) positions of seeded play (tests/engine/test_movegen.py
