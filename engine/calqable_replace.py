@@ -18,6 +18,12 @@ is exactly the set of moves `Game.check_replace` calls legal, each once, with it
 A move of one tile just before two `=` (one across, one down) is judged by
 `Game.check_replace` as the replacement of the left side across (engine/replacement.py's
 `equals_after`), so it is given only from there.
+
+A replacement is never also a move of engine/movegen.py: it lays a tile on the square just
+before its `=`, which holds a tile of the old left side until that side is taken away, so
+a move cannot lay one there. Its callers rely on that: a chooser fed both (players.act
+plays the choice with Game.replace if it is among the replacements offered) and `hint`'s
+ranking (host_tools/cmd_hint.py, ties by text).
 """
 
 from engine import faces

@@ -31,7 +31,6 @@ ready at any moment of a search and memory stays small. `floor()` tells a search
 scores could not change the choice, so it need not build those moves.
 """
 
-from engine import leave as leaves
 from engine import movegen
 
 LEVELS = (1, 2, 3, 4)
@@ -63,6 +62,10 @@ class Chooser:
             return
         if level < 4:
             return
+        # (imported here: levels 1 to 3 and the board's hints need no leave table, and on a
+        # stock board its code would be taken from the search's room at every think)
+        from engine import leave as leaves
+
         table = leaves.table_for(game.rules.name) if leave is None else leave
         if table is None or game.bag_count() == 0:
             return  # no leave table, or no refill: the score alone
@@ -133,6 +136,8 @@ class Chooser:
 def best_leave(table, counts):
     """(value, kept counts) of the best part of the rack `counts` to keep, the whole rack
     left out (a move or a swap gives back at least one chip); (None, None) if none."""
+    from engine import leave as leaves
+
     n = len(counts)
     kept = [0] * n
     best = None
@@ -182,8 +187,7 @@ def act(game, chooser, replacing=()):
         game.swap(chips)
         return "swap", chips, 0
     if move is not None:
-        # (a replacement is never also a move: it lays a tile on the square before its
-        # `=`, which holds a tile of the old left side)
+        # (a replacement is never also a move: engine/calqable_replace.py)
         if move in replacing:
             game.replace(move)
             return "replace", move, score

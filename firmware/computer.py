@@ -118,17 +118,17 @@ def think(game, rack, level, clock, ms, progress=None, keepalive=None):
         _drop(before)
 
 
-# Loaded from .mpy files, as on a stock board (README, "2. Flash"), the search's code takes
-# 55 KB of the Pico's heap in a Cal-Q-Able game and 30 KB in a Calculissimo one. Kept after
-# the board's first think, it left the rest of a Cal-Q-Able game too little: on the emulated
-# Pico (tools/picoplay.py) saving a move then failed (MemoryError) after a few turns of
-# hints. So on a stock board the think imports it on a collected heap and forgets it after,
-# and the game keeps the room between thinks; importing it again took 235-266 ms of the
-# emulated chip (its names stay interned: about 18 KB, from the first think on).
-# With the code in flash (frozen, or ROMFS at /rom) it is kept: importing it again would
-# make 5.9 KB (frozen) or 8.7 KB (ROMFS) of the heap at each think and take 20 or 100 ms of
-# its time, for no room a game needs (tools/picoplay.py, 2026-11-29: 84-136 KB stayed free
-# at the heap's lowest over a whole game).
+# Loaded from .mpy files, as on a stock board (README, "2. Flash"), the search's code takes 55 KB
+# of the Pico's heap in a Cal-Q-Able game and 30 KB in a Calculissimo one (43 KB in Cal-Q-Able at
+# the first think, 32 KB at the next, since host_tools flash compiles with -O3). Kept after the
+# board's first think, it left the rest of a Cal-Q-Able game too little: on the emulated Pico
+# (tools/picoplay.py) saving a move then failed (MemoryError) after a few turns of hints. So on a
+# stock board the think imports it on a collected heap and forgets it after, and the game keeps the
+# room between thinks; importing it again took 235-266 ms of the emulated chip (its names stay
+# interned: about 18 KB, from the first think on). With the code in flash (frozen, or ROMFS at
+# /rom) it is kept: importing it again would make 5.9 KB (frozen) or 8.7 KB (ROMFS) of the heap at
+# each think and take 20 or 100 ms of its time, for no room a game needs (tools/picoplay.py,
+# 2026-11-29: 84-136 KB stayed free at the heap's lowest over a whole game).
 
 
 def _code_in_ram():

@@ -2,7 +2,8 @@
 
 The device files (what deploy/manifest.py freezes) are compiled with mpy-cross into
 build/flash/ and copied with the board profiles, the pin maps and main.py. The board's
-chips.json, game.dat and games/ are never touched. On a firmware with the device code frozen
+chips.json, game.dat and games/ are never touched. The code is compiled without its line
+numbers (mpy-cross -O3: less of a stock board's heap); `--lines` keeps them, for tracebacks. On a firmware with the device code frozen
 in it (`make firmware`) only the other files are copied. `--romfs` puts the code into the
 ROMFS partition of a firmware that has one (`make firmware BOARD_VARIANT=ROMFS`), with
 mpremote's romfs code, and refuses on a firmware without one. A copy cut short leaves the board saying
@@ -32,6 +33,11 @@ def add_arguments(cmd):
     )
     cmd.add_argument("--force", action="store_true", help="copy every file, changed or not")
     cmd.add_argument(
+        "--lines",
+        action="store_true",
+        help="keep line numbers in the code, for tracebacks (a stock board has less heap free)",
+    )
+    cmd.add_argument(
         "--build-dir", metavar="DIR", help="where the .mpy files go (default: build/flash)"
     )
 
@@ -47,6 +53,7 @@ def run(args):
             force=args.force,
             build_dir=args.build_dir,
             romfs=args.romfs,
+            lines=args.lines,
         )
     except flash.FlashError as exc:
         sys.stderr.write("flash: %s\n" % exc)

@@ -198,8 +198,7 @@ def ranked(game, rack):
 
 
 def _rank(entry):
-    # (a replacement and a move never lay the same tiles: a replacement covers the square
-    # before an `=`, which holds a tile of the old left side until it is taken away)
+    # (a replacement and a move never tie on their text: engine/calqable_replace.py)
     return -entry[0], entry[1]
 
 

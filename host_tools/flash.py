@@ -45,16 +45,24 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-MPY_CROSS_FLAGS = ("-march=armv6m",)  # the Makefile's MPY_CROSS_FLAGS: Cortex-M0+
+# The Makefile's MPY_CROSS_FLAGS: Cortex-M0+, and -O3, which leaves the line numbers out of
+# the bytecode (and turns `assert` off: device code has none, see the README). A stock board
+# copies the bytecode into its heap: with -O3 the device code is 7.4 % smaller (154,265 B of
+# .mpy against 166,613 B) and the firmware leaves 4.7 KB more of the heap free after boot
+# (emulated Pico, 2026-11-29); a board's tracebacks then give every line as 1, the functions
+# still by name. `flash --lines` keeps them (LINES_FLAGS), for a board being debugged.
+LINES_FLAGS = ("-march=armv6m",)
+MPY_CROSS_FLAGS = LINES_FLAGS + ("-O3",)
 SCRIPTS = ("main.py", "boot.py")  # run as source by MicroPython, so copied, never compiled
 MARKER = "flash.partial"
 KEEP = ("chips.json", "game.dat", "game.new", "games")  # the board's own data
 CUT_HINT = "the board will say 'firmware copy incomplete' until you flash again"
 ROMFS_IMAGE = "romfs.img"  # under the build folder
 # Measured on the emulated Pico (tools/picoplay.py, 2026-11-29): on stock firmware the
-# search's code takes 30-55 KB of the heap and a quarter to two thirds of the thinks of a game
-# found too little room; on the frozen image none did, on the ROMFS one at most 1 of 12 in a
-# game. Said at every plain flash of a board with neither.
+# search's code takes up to 43 KB of the heap (compiled with -O3) and a fifth to a third of the
+# thinks of a game found too little room, from its middle on; on the frozen image none did,
+# on the ROMFS one at most 1 of 12 in a game. Said at every plain flash of a board with
+# neither.
 STOCK_NOTE = (
     "stock firmware: the code runs from RAM, and late in a game the board's hints and its own"
     " moves can run out of memory; an image with the code in flash leaves them room (`make"
@@ -112,14 +120,14 @@ def mpy_cross():
     return found
 
 
-def _compile(command, repo, build_dir, source):
+def _compile(command, repo, build_dir, source, flags=MPY_CROSS_FLAGS):
     """The .mpy bytes of `source`, written under build_dir at its place in the repository."""
     rel = source.relative_to(repo) if source.is_relative_to(repo) else Path(source.name)
     out = Path(build_dir) / rel.with_suffix(".mpy")
     out.parent.mkdir(parents=True, exist_ok=True)
     # Run from the repository with a relative name: it is the file name the .mpy carries
     # into tracebacks on the board, and it keeps the output the same wherever the repo is.
-    cmd = [command, *MPY_CROSS_FLAGS, "-o", str(out.resolve()), str(rel)]
+    cmd = [command, *flags, "-o", str(out.resolve()), str(rel)]
     proc = subprocess.run(cmd, cwd=repo, capture_output=True, text=True, check=False)
     if proc.returncode != 0:
         why = (proc.stderr or proc.stdout).strip().splitlines() or ["exit %d" % proc.returncode]
@@ -127,8 +135,9 @@ def _compile(command, repo, build_dir, source):
     return out.read_bytes()
 
 
-def build(repo=REPO, build_dir=None, settings=None):
-    """Every file for the board, as Items in copy order."""
+def build(repo=REPO, build_dir=None, settings=None, lines=False):
+    """Every file for the board, as Items in copy order (`lines`: the code compiled with its
+    line numbers, LINES_FLAGS)."""
     repo = Path(repo).resolve()
     build_dir = Path(build_dir) if build_dir is not None else repo / "build" / "flash"
     extra = []
@@ -140,8 +149,11 @@ def build(repo=REPO, build_dir=None, settings=None):
         raise FlashError("cannot read deploy/manifest.py: %s" % exc) from None
     compiled = [(src, path) for src, path in modules if path not in SCRIPTS]
     command = mpy_cross()
+    flags = LINES_FLAGS if lines else MPY_CROSS_FLAGS
     with ThreadPoolExecutor(max_workers=max(os.cpu_count() or 1, 2)) as pool:
-        blobs = list(pool.map(lambda pair: _compile(command, repo, build_dir, pair[0]), compiled))
+        blobs = list(
+            pool.map(lambda pair: _compile(command, repo, build_dir, pair[0], flags), compiled)
+        )
     # main.py goes first: its guard against a half-copied firmware (the marker) must be in
     # place before any file it guards changes, or an old main.py would start a mixed firmware.
     items = [Item(path, src.read_bytes()) for src, path in modules if path in SCRIPTS]
@@ -587,6 +599,7 @@ def flash(
     out=None,
     err=None,
     romfs=False,
+    lines=False,
 ):
     """The whole command; returns the exit status, raises FlashError for a failure."""
     out = out or sys.stdout
@@ -594,7 +607,7 @@ def flash(
     port = port or find_port()
     # Built before connecting: entering the raw REPL stops the board's program until the reset.
     build_dir = Path(build_dir) if build_dir is not None else Path(repo).resolve() / "build/flash"
-    items = build(repo, build_dir, settings)
+    items = build(repo, build_dir, settings, lines)
     image = romfs_image(items, build_dir) if romfs else None
     board = connect(port, answer_s)
     try:

@@ -463,6 +463,41 @@ def test_the_flashed_files_run_on_micropython(flashed):
     assert result.stdout.split() == ["/input/engine/game.mpy", "48", "calculissimo"]
 
 
+def _traceback_line(root):
+    """The line a MicroPython traceback (WASI) gives for engine/profile.py's `load`, run from
+    the flashed folder `root` on a file that is not there."""
+    from tools import mpyrun
+
+    code = mpyrun.prelude() + (
+        "import sys, engine.profile\n"
+        "try:\n"
+        "    engine.profile.load('/input/profiles/none.json')\n"
+        "except Exception as exc:\n"
+        "    sys.print_exception(exc)\n"
+    )
+    result = mpyrun.run(code, mount=root, heap="8M")
+    assert result.ok, result.describe()
+    found = re.search(r'File "engine/profile.py", line (\d+), in load', result.stdout)
+    assert found, result.stdout
+    return int(found.group(1))
+
+
+def test_the_code_goes_without_line_numbers_unless_asked(flashed, board_copy, tmp_path):
+    """A plain flash compiles with -O3 (less of a stock board's heap): the board's tracebacks
+    give every line as 1. `--lines` flashes the same code with its line numbers."""
+    assert flashed.status == 0, flashed.err
+    assert _traceback_line(flashed.root) == 1
+    plain = (board_copy / "engine" / "profile.mpy").stat().st_size
+    with Board(board_copy) as board:
+        status, out, err = cli(
+            "flash", "--port", board.path, "--build-dir", str(tmp_path / "b"), "--lines"
+        )
+    assert status == 0, err
+    assert summary(out)[1] > 1  # every module changed
+    assert (board_copy / "engine" / "profile.mpy").stat().st_size > plain
+    assert _traceback_line(board_copy) > 1
+
+
 @pytest.mark.parametrize("marker", [True, False], ids=["marker", "no-firmware"])
 def test_main_py_on_micropython(tmp_path, marker):
     """deploy/main.py as the board runs it, on MicroPython 1.27 (WASI), from its folder."""

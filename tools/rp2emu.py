@@ -163,20 +163,24 @@ def _mpy_cross() -> str:
 
 
 def _compile_all(sources: list[str], out_dir: Path) -> dict[str, bytes]:
-    """{relative .py path: .mpy bytes}, compiled as host_tools flash compiles (cached)."""
+    """{relative .py path: .mpy bytes} of the tests' own modules and the test-only modules
+    of the device packages (cached): for the RP2040 as host_tools flash compiles, but with
+    their line numbers and asserts (flash.LINES_FLAGS; a test's asserts are its checks).
+    The device code itself comes from flash.build(), as a board gets it."""
     from host_tools import flash
 
     command = _mpy_cross()
+    flags = flash.LINES_FLAGS
 
     def one(rel: str) -> bytes:
         src = REPO_ROOT / rel
         data = src.read_bytes()
-        key = hashlib.sha256(data).hexdigest()[:16]
+        key = hashlib.sha256(data + repr(flags).encode()).hexdigest()[:16]
         out = out_dir / (rel[:-3] + "." + key + ".mpy")
         if not out.is_file():
             out.parent.mkdir(parents=True, exist_ok=True)
             tmp = out.with_suffix(".tmp")
-            cmd = [command, *flash.MPY_CROSS_FLAGS, "-o", str(tmp), rel]
+            cmd = [command, *flags, "-o", str(tmp), rel]
             proc = subprocess.run(cmd, cwd=REPO_ROOT, capture_output=True, text=True, check=False)
             if proc.returncode != 0:
                 raise Rp2emuError(f"mpy-cross rejected {rel}: {proc.stderr.strip()}")
