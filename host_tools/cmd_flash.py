@@ -3,11 +3,12 @@
 The device files (what deploy/manifest.py freezes) are compiled with mpy-cross into
 build/flash/ and copied with the board profiles, the pin maps and main.py. The board's
 chips.json, game.dat and games/ are never touched. The code is compiled without its line
-numbers (mpy-cross -O3: less of a stock board's heap); `--lines` keeps them, for tracebacks. On a firmware with the device code frozen
-in it (`make firmware`) only the other files are copied. `--romfs` puts the code into the
-ROMFS partition of a firmware that has one (`make firmware BOARD_VARIANT=ROMFS`), with
-mpremote's romfs code, and refuses on a firmware without one. A copy cut short leaves the board saying
-"firmware copy incomplete" on USB until the next flash finishes it.
+numbers (mpy-cross -O3: less of a stock board's heap); `--lines` keeps them, for tracebacks.
+On a firmware with the device code frozen in it (`make firmware`) only the other files are
+copied. `--romfs` puts the code into the ROMFS partition of a firmware that has one (`make
+firmware BOARD_VARIANT=ROMFS`), with mpremote's romfs code, and refuses on a firmware without
+one. A copy cut short leaves the board saying "firmware copy incomplete" on USB until the
+next flash finishes it.
 
 Exit status: 0 done, 1 the board cannot start after the copy, 2 an error (no board, no
 answer, a refused settings file, a copy cut off).
