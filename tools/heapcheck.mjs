@@ -168,13 +168,13 @@ function compileMpy(repo, files, order, mpyCross) {
     const out = new Map();
     for (const f of files) {
       if (!f.endsWith(".py")) continue;
-      if (!/^(engine|firmware)\//.test(f) && !wanted.has(moduleOf(f))) continue;
+      const board = /^(engine|firmware)\//.test(f);
+      if (!board && !wanted.has(moduleOf(f))) continue;
       const target = join(dir, f.replace(/\//g, "_") + ".mpy");
       // The Makefile's command (`make mpy`), so engine/ and firmware/ get the board's very
       // files (-O3: no line numbers, as host_tools flash compiles them; the test helpers keep
       // theirs and their asserts). With no @native code in them they hold bytecode only (arch
       // "none" in the header, byte-identical to a build without -march), which this port loads.
-      const board = /^(engine|firmware)\//.test(f);
       const flags = board ? ["-march=armv6m", "-O3"] : ["-march=armv6m"];
       execFileSync(mpyCross, [...flags, "-o", target, f], { cwd: repo, stdio: "pipe" });
       out.set(f.replace(/\.py$/, ".mpy"), readFileSync(target));
