@@ -112,8 +112,14 @@ def replaced(game):
     +89 a turn, the tiles taken away going back to the pool: in 12 seeded games of level 3
     against itself, 993 of 1,594 turns were replacements and the scores came to 5,114 and
     9,185 a game on average (once at most: 6 of 137 turns, 1,240 and 1,216; without rule 5,
-    115 turns, 1,177 and 1,151). (A `=` never leaves the board: a left side holds none. A
-    replacement of one tile is taken as the judge takes it now, the left side across first.)
+    115 turns, 1,177 and 1,151). (A `=` never leaves the board: a left side holds none.)
+
+    A replacement of one tile is read on today's board, the left side across first, as the
+    judge reads a move (engine/replacement.py's equals_after). An `=` laid later just after
+    that tile, across, can make this name the `=` across where the replacement was of the
+    one below. That changes no offer: the tile then stands in a run across and in a run
+    down, so every replacement of either left side, which would take it away, is crossed
+    (replace_crossed), and neither `=` has a replacement to hold back.
     """
     out = []
     w = game.board.width

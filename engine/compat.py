@@ -1,8 +1,9 @@
 """Runtime shims so one source runs on MicroPython (rp2) and CPython.
 
 Everything that differs between the two runtimes goes through here: `const`, the
-millisecond tick clock, integer helpers that MicroPython lacks (`math.gcd`), and whether the
-code runs on a board (`ON_BOARD`: there the heap is small, elsewhere memory may buy speed).
+millisecond tick clock, integer helpers that MicroPython lacks (`math.gcd`), whether the
+code runs on a board (`ON_BOARD`: there the heap is small, elsewhere memory may buy speed),
+and forgetting modules a board no longer needs (`forget`).
 """
 
 import sys
@@ -71,3 +72,21 @@ def collect():
     import gc
 
     gc.collect()
+
+
+def forget(names):
+    """Forget the modules `names` (those loaded): out of sys.modules and out of their
+    package, so that the collector can free their code once nothing else holds it (a stock
+    board copies each module's code into its heap). Only on a board: elsewhere a module
+    imported again would be a second copy beside the one the tests hold."""
+    if not ON_BOARD:
+        return
+    for name in names:
+        if sys.modules.pop(name, None) is None:
+            continue
+        package, _, leaf = name.rpartition(".")
+        if package in sys.modules:
+            try:
+                delattr(sys.modules[package], leaf)
+            except AttributeError:
+                pass

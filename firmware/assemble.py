@@ -6,6 +6,13 @@ factories. `assemble` makes the rest from the pin map: the display, the NFC read
 antenna matrix (NFC builds; its 74HC595s on the presence chain's SPI bus), the buttons, and
 the `App` itself. A part that does not answer at boot is a problem reported on the display
 and the event stream, not a stop.
+
+What only the build needs (`BOOT_ONLY`: reading and checking the files, this module) a
+backend forgets once the App is made (engine/compat.py's `forget`), so that a stock board,
+which holds its code in the heap, gives that room to the game and the board's thinks
+(measured by `make bench`, tools/picobench.py's `board_boot`). No module a running board
+keeps may import them (tests/test_boot_only.py), but firmware/commands.py: once the PC first
+sends a command, they are back, with the commands' own code.
 """
 
 import sys
@@ -15,14 +22,17 @@ from firmware.app import App, Hardware
 from firmware.drivers.antenna import AntennaMatrix
 from firmware.drivers.hc165 import SPI_PHASE, SPI_POLARITY, ShiftChain
 from firmware.drivers.pn532 import PN532, ReaderError
-from firmware.drivers.sh1106 import SH1106
 from firmware.drivers.ssd1306 import SSD1306, DisplayError
+
+BOOT_ONLY = ("firmware.config", "firmware.pinmap", "firmware.settings", "firmware.assemble")
 
 
 def display_driver(i2c, spec):
     """The driver for the pin map's `display` section (its `kind`, ssd1306 by default, and
     `addr`), drawing text in the firmware's font."""
-    kind = SH1106 if spec.get("kind") == "sh1106" else SSD1306
+    kind = SSD1306
+    if spec.get("kind") == "sh1106":  # (imported only for a board that has one)
+        from firmware.drivers.sh1106 import SH1106 as kind
     return kind(i2c, spec["addr"], font=font)
 
 

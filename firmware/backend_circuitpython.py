@@ -50,8 +50,7 @@ import digitalio
 import neopixel
 import supervisor
 
-from firmware import config
-from firmware.assemble import assemble
+from engine.compat import forget
 from firmware.drivers.hc165 import SPI_PHASE, SPI_POLARITY
 from firmware.fsio import DeviceFS
 
@@ -275,6 +274,10 @@ def vsys_reader():
 
 
 def build(root="/"):
+    # (imported here, and forgotten once the App is made: firmware/assemble.py, BOOT_ONLY)
+    from firmware import config
+    from firmware.assemble import BOOT_ONLY, assemble
+
     base = root.rstrip("/")  # "/" -> "": names relative to the current directory
     fs = DeviceFS(base)
     cfg = config.load(fs)
@@ -293,9 +296,11 @@ def build(root="/"):
         i2c = NoBus()
     px = pins["pixels"]
     pixels = NeoPixelSink(_gp(px["pin"]), px["count"], px.get("order", "GRB"))
-    return assemble(
+    app = assemble(
         cfg, fs, clock, spi, latch, i2c, pixels, _out, _in_pulled_up, usb_read, vsys_reader()
     )
+    forget(BOOT_ONLY)
+    return app
 
 
 def main(root="/"):

@@ -11,8 +11,7 @@ import time
 
 import machine
 
-from firmware import config
-from firmware.assemble import assemble
+from engine.compat import forget
 from firmware.drivers.hc165 import SPI_PHASE, SPI_POLARITY
 from firmware.drivers.ws2812 import TIMING, WS2812
 from firmware.fsio import FlashFS  # the flash, remounted as the port mounts it at boot
@@ -97,6 +96,10 @@ class Clock:
 
 
 def build(root=""):
+    # (imported here, and forgotten once the App is made: firmware/assemble.py, BOOT_ONLY)
+    from firmware import config
+    from firmware.assemble import BOOT_ONLY, assemble
+
     fs = FlashFS(root)
     cfg = config.load(fs)
     pins = cfg.pins
@@ -133,6 +136,8 @@ def build(root=""):
         return machine.Pin(gp, machine.Pin.IN, machine.Pin.PULL_UP)
 
     pixels = WS2812(write, px["count"], px.get("order", "GRB"))
-    return assemble(
+    app = assemble(
         cfg, fs, clock, spi, latch, i2c, pixels, out_pin, in_pin, usb_reader(), vsys_reader()
     )
+    forget(BOOT_ONLY)
+    return app

@@ -26,7 +26,7 @@ import json
 import os
 import sys
 
-from engine.compat import ON_BOARD, collect, ticks_diff
+from engine.compat import ON_BOARD, collect, forget, ticks_diff
 from engine.move import Move
 from engine.prng import Prng
 from firmware.journal import Journal, JournalError, crc32_small
@@ -157,19 +157,9 @@ def _loaded():
 
 def _drop(before):
     """Forget every module loaded since `before` (`_loaded()`), so that the collector can
-    free its code: out of sys.modules and out of its package."""
-    if before is None:
-        return
-    for name in list(sys.modules):
-        if name in before:
-            continue
-        del sys.modules[name]
-        package, _, leaf = name.rpartition(".")
-        if package in sys.modules:
-            try:
-                delattr(sys.modules[package], leaf)
-            except AttributeError:
-                pass
+    free its code."""
+    if before is not None:
+        forget([name for name in sys.modules if name not in before])
 
 
 class Seat:

@@ -46,7 +46,6 @@ from firmware.modes import (
     TakeBack,
 )
 from firmware.modes_end import CLEAR, OVER, RESUME, TALLY, Clear, Over, Resume, Tally
-from firmware.settings import player_name
 
 # The mode names, as the PC's `state` reply and the tests read them.
 MODES = (
@@ -301,7 +300,8 @@ class Referee:
         self.taken = set()
 
     def name(self, p):
-        return player_name(self.settings, p)
+        names = self.settings["names"]
+        return names[p] if p < len(names) else "P%d" % (p + 1)
 
     def square_name(self, sq):
         return squares.name(sq, self.profile.width)

@@ -131,8 +131,3 @@ def load(text):
     except RuntimeError:  # nested past the parser's depth (CPython's RecursionError)
         return dict(DEFAULTS), ["settings.json is nested too deeply; defaults used"]
     return validate(data)
-
-
-def player_name(settings, p):
-    names = settings["names"]
-    return names[p] if p < len(names) else "P%d" % (p + 1)

@@ -19,17 +19,17 @@ a board keeps and little more:
 - the flash: `Flash`, firmware/sim/memfs.py's files kept in one buffer made at the start
   (FLASH_BYTES), as a board keeps them in flash, outside its heap: files written anywhere in
   the heap, as MemFS writes them, would lie among the game's data and splinter the heap, which
-  a board's files never do. The buffer itself takes FLASH_BYTES of the heap, a board none.
+  a board's files never do. The buffer itself takes FLASH_BYTES of the heap, a board none;
+- what only a board's build needs (firmware/assemble.py's BOOT_ONLY) is forgotten once the
+  App is made, as the backends do.
 
 `place`, `lift`, `press` and `run` are SimBoard's, on an injected SimClock. The tags are one
 UID a chip, all enrolled.
 """
 
 from engine import faces
-from engine.compat import collect
-from firmware import settings as S
+from engine.compat import collect, forget
 from firmware.app import App, Hardware
-from firmware.assemble import display_driver
 from firmware.drivers import antenna as _antenna  # noqa: F401  (its code, as on a board)
 from firmware.drivers.hc165 import ShiftChain
 from firmware.drivers.pn532 import ReaderError
@@ -149,6 +149,11 @@ class Field:
 
 class LeanBoard:
     def __init__(self, profile, settings):
+        # (imported here and forgotten once the App is made, as a board's backend does:
+        # firmware/assemble.py, BOOT_ONLY)
+        from firmware import settings as S
+        from firmware.assemble import BOOT_ONLY, display_driver
+
         collect()  # the board is built on a collected heap, as after a restart
         self.settings, problems = S.validate(dict(settings))
         self.profile = profile
@@ -192,6 +197,7 @@ class LeanBoard:
             vsys=self._vsys,
         )
         self.app = App(self.hw, profile, self.settings, problems, registry)
+        forget(BOOT_ONLY)
 
     def _pixels(self, buf):
         pass
