@@ -137,7 +137,13 @@ class Generation:
         self.start_sq = profile.start
         self.first_move = board.is_empty()
         self.counts, self.limit = supply(game, rack)
-        self.seg_cache = {}  # type: dict
+        # The cross checks `seg` worked out, a dict a row and direction (by square). One dict
+        # for the board held a hundred-odd of them late in a game, and growing it took one
+        # free block of 776-1,016 B: on a stock board, with its heap splintered by then, the
+        # board's search ran out of memory there, in its set-up, with 12-16 KB still free but
+        # no block above 752 B (tools/picoplay.py, Cal-Q-Able, 2026-11-29). A row's dict
+        # holds 15 at most.
+        self.seg_cache = [None] * (2 * self.h)  # type: list
 
     def neighbours(self, i, step):
         """The chips before and after square i along `step` (1: across, width: down), as
@@ -170,12 +176,14 @@ class Generation:
             near = (i >= step and cells[i - step]) or (i + step < len(cells) and cells[i + step])
         if not near:
             return None  # not cached: most squares, and the test is quicker than a look-up
-        key = i * 2 + (0 if step == 1 else 1)
-        cache = self.seg_cache
-        out = cache.get(key)
+        row = i // self.w * 2 + (0 if step == 1 else 1)
+        cache = self.seg_cache[row]
+        if cache is None:
+            cache = self.seg_cache[row] = {}
+        out = cache.get(i)
         if out is None:
             b, a = self.neighbours(i, step)
-            out = cache[key] = self.cross(i, b, a)
+            out = cache[i] = self.cross(i, b, a)
         return out
 
     def lone_squares(self):

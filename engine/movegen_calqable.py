@@ -160,10 +160,12 @@ class _Calq(Generation):
         self.digit_keys = [key for key in keys if "0" <= key <= "9"]
         self.white_keys = [key for key in keys if not "0" <= key <= "9"]
         # Best first (with a floor): a line's bounds are worked out once for each limit
-        # (`marks`: its spots' bounds by line number * 64 + limit), as a search's passes lower
-        # `limit` for a while and then ask again at the whole rack. `ordered` False: the
-        # board's order without bounds (a search's first, quick pass).
-        self.marks = {}  # type: dict[int, list[int]]
+        # (`marks`: by line number, a dict of its spots' bounds by limit), as a search's passes
+        # lower `limit` for a while and then ask again at the whole rack. `ordered` False: the
+        # board's order without bounds (a search's first, quick pass). (A dict a line: one
+        # for every line grows into one block that a stock board's splintered heap may not
+        # have, as engine/movegen.py's seg_cache did.)
+        self.marks = [None] * (self.w + self.h)  # type: list
         self.ordered = True
         self.lone = True  # False: no moves of one tile (a search's later passes)
         self.lone_last = False  # True: those after the lines' moves, not before
@@ -364,10 +366,14 @@ class _Calq(Generation):
         spots = self.spots(line, cross_step)
         if not spots:
             return spots
-        key = n * 64 + self.limit  # an int, not a tuple: see _KEY_D
-        marks = self.marks.get(key)
+        by_limit = self.marks[n]
+        if by_limit is None:
+            by_limit = self.marks[n] = {}
+        marks = by_limit.get(self.limit)
         if marks is None:
-            marks = self.marks[key] = calqable_bounds.of_line(self, line, cross_step, spots, rack)
+            marks = by_limit[self.limit] = calqable_bounds.of_line(
+                self, line, cross_step, spots, rack
+            )
         order = sorted(range(len(spots)), key=lambda j: (-marks[j], j))
         return [spots[j] + (marks[j],) for j in order]
 
