@@ -9,11 +9,14 @@
 #   make soak    50,000 turns of whole games on the simulated board with noise and power cuts
 #                (tests/soak.py; prints the fault counts; SOAK_SEED=N SOAK_TURNS=M)
 #   make mpy     compile engine/ and firmware/ with mpy-cross into build/mpy/
-#   make flash   copy the firmware to a board over USB (PORT=/dev/ttyACM0; found when omitted)
+#   make flash   copy the firmware to a board over USB (PORT=/dev/ttyACM0; found when omitted;
+#                FLASH_ARGS=--romfs on the shipped firmware, deploy/README.md)
 #   make firmware MICROPY_DIR=/path/to/micropython [BOARD_VARIANT=ROMFS]
 #                a MicroPython image for the board from a MicroPython checkout, the device
 #                code frozen in it (ROMFS: none frozen, a ROMFS partition for `flash --romfs`)
 #                into build/firmware/ (deploy/README.md)
+#   make ship-firmware MICROPY_DIR=...  copy the ROMFS image into deploy/firmware/ with what
+#                it was built from (the image the repository ships; deploy/ship.py)
 #   make clean   remove build output and caches; `make distclean` also removes .venv
 
 PYTHON ?= python3
@@ -30,7 +33,8 @@ LINT_DIRS = $(wildcard deploy engine firmware host_tools tests tools)
 MPY_SRC = $(shell find engine firmware -name '*.py' -not -path '*/__pycache__/*' 2>/dev/null)
 MPY_OUT = $(patsubst %.py,$(BUILD)/mpy/%.mpy,$(MPY_SRC))
 
-.PHONY: venv test test-pico lint typecheck bench sim soak mpy flash firmware clean distclean
+.PHONY: venv test test-pico lint typecheck bench sim soak mpy flash firmware ship-firmware clean \
+	distclean
 
 venv: $(STAMP)
 
@@ -87,7 +91,7 @@ soak: $(STAMP)
 mpy: $(MPY_OUT)
 
 flash: $(STAMP)
-	$(VENV_PYTHON) -m host_tools flash $(if $(PORT),--port $(PORT))
+	$(VENV_PYTHON) -m host_tools flash $(if $(PORT),--port $(PORT)) $(FLASH_ARGS)
 
 # make firmware: MicroPython built in the checkout MICROPY_DIR for deploy/boards/$(BOARD), with
 # deploy/manifest.py frozen in it; BOARD_VARIANT=ROMFS builds the port's own manifest and a
@@ -120,6 +124,14 @@ firmware:
 	cp $(FIRMWARE_BUILD)/firmware.uf2 $(BUILD)/firmware/$(FIRMWARE_NAME).uf2
 	cp $(FIRMWARE_BUILD)/firmware.bin $(BUILD)/firmware/$(FIRMWARE_NAME).bin
 	@echo "built $(BUILD)/firmware/$(FIRMWARE_NAME).uf2: hold BOOTSEL, plug the Pico in, copy it"
+
+# make ship-firmware: copy the ROMFS image that `make firmware BOARD_VARIANT=ROMFS` built into
+# deploy/firmware/, with BUILT.json (what it was built from) and the licences of its sources
+# (deploy/ship.py). Only after the board definition or the MicroPython version changed: the
+# image holds no device code.
+ship-firmware:
+	$(if $(strip $(MICROPY_DIR)),,$(error make ship-firmware needs MICROPY_DIR=/path/to/micropython))
+	$(PYTHON) deploy/ship.py $(MICROPY_DIR)
 
 $(BUILD)/mpy/%.mpy: %.py $(STAMP)
 	@mkdir -p $(@D)

@@ -14,6 +14,7 @@ import sys
 # The order `--help` lists them in.
 COMMANDS = (
     "sim",
+    "firmware",
     "flash",
     "config",
     "enrol",

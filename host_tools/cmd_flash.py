@@ -5,7 +5,8 @@ build/flash/ and copied with the board profiles, the pin maps and main.py. The b
 chips.json, game.dat and games/ are never touched. The code is compiled without its line
 numbers (mpy-cross -O3: less of a stock board's heap); `--lines` keeps them, for tracebacks.
 On a firmware with the device code frozen in it (`make firmware`) only the other files are
-copied. `--romfs` puts the code into the ROMFS partition of a firmware that has one (`make
+copied. `--romfs` puts the code into the ROMFS partition of a firmware that has one (the
+shipped one, which `python -m host_tools firmware` puts on a Pico in BOOTSEL mode, or `make
 firmware BOARD_VARIANT=ROMFS`), with mpremote's romfs code, and refuses on a firmware without
 one. A copy cut short leaves the board saying "firmware copy incomplete" on USB until the
 next flash finishes it.

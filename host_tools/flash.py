@@ -19,8 +19,9 @@ Where the code goes depends on the firmware, which is asked first (`probe`):
 - an image with the device code frozen in it (`make firmware`): only the other files are
   copied, and device code left on the filesystem is removed, since sys.path puts the
   filesystem ('') before '.frozen' and it would hide the frozen modules;
-- `--romfs`, on an image with a ROMFS partition (`make firmware BOARD_VARIANT=ROMFS`,
-  MicroPython 1.25 or later): the .mpy files are put into a ROMFS image with mpremote's own
+- `--romfs`, on an image with a ROMFS partition (the shipped deploy/firmware/ one, which
+  `host_tools firmware` puts on a Pico, or `make firmware BOARD_VARIANT=ROMFS`; MicroPython
+  1.25 or later): the .mpy files are put into a ROMFS image with mpremote's own
   romfs code (build/flash/romfs.img), which mpremote's `romfs deploy` code writes into the
   partition unless it already holds that image; MicroPython mounts it at /rom and runs the
   bytecode in place from flash. The other files and their removals are as for a frozen image.
@@ -59,14 +60,15 @@ KEEP = ("chips.json", "game.dat", "game.new", "games")  # the board's own data
 CUT_HINT = "the board will say 'firmware copy incomplete' until you flash again"
 ROMFS_IMAGE = "romfs.img"  # under the build folder
 # Measured on the emulated Pico (tools/picoplay.py, 2026-11-29): on stock firmware the
-# search's code takes up to 43 KB of the heap (compiled with -O3) and a fifth to a third of the
-# thinks of a game found too little room, from its middle on; on the frozen image none did,
-# on the ROMFS one at most 1 of 12 in a game. Said at every plain flash of a board with
-# neither.
+# search's code takes up to 43 KB of the heap (compiled with -O3), and 1 to 6 of about 20
+# Cal-Q-Able thinks of a game found too little room, from its middle on; on the frozen image
+# none did, on the ROMFS one at most 1 of 12 in a game. Said at every plain flash of a board
+# with neither.
 STOCK_NOTE = (
     "stock firmware: the code runs from RAM, and late in a game the board's hints and its own"
-    " moves can run out of memory; an image with the code in flash leaves them room (`make"
-    " firmware`, deploy/README.md)\n"
+    " moves can run out of memory; the shipped firmware runs it from flash and leaves them"
+    " room: hold BOOTSEL while plugging the Pico in, `python -m host_tools firmware`, then"
+    " `flash --romfs` (deploy/README.md)\n"
 )
 ROMFS_MOUNT = "/rom"  # where MicroPython mounts the ROMFS partition (extmod/vfs.c)
 
@@ -631,8 +633,10 @@ def _where_code_goes(firmware, image):
     if not firmware.romfs_size:
         raise FlashError(
             "the firmware on the board has no ROMFS partition (`mpremote romfs query` says the"
-            " same): put one on it with `make firmware MICROPY_DIR=... BOARD_VARIANT=ROMFS`"
-            " (deploy/README.md), or flash without --romfs to copy .mpy files"
+            " same): put the shipped firmware on it (hold BOOTSEL while plugging the Pico in,"
+            " then `python -m host_tools firmware`) or build one with `make firmware"
+            " MICROPY_DIR=... BOARD_VARIANT=ROMFS` (deploy/README.md), or flash without --romfs"
+            " to copy .mpy files"
         )
     if len(image) > firmware.romfs_size:
         raise FlashError(

@@ -381,6 +381,7 @@ def test_romfs_flash_refuses_a_firmware_without_a_romfs_partition(built, rp2_boa
     assert status == 2 and out == ""
     assert err.startswith("flash: the firmware on the board has no ROMFS partition")
     assert "make firmware MICROPY_DIR=... BOARD_VARIANT=ROMFS" in err
+    assert "`python -m host_tools firmware`" in err
     assert board_files(tmp_path / "board") == []
 
 

@@ -204,22 +204,34 @@ def test_with_the_code_in_flash_the_filesystem_leaves_the_device_packages_alone(
 
 
 def test_the_game_is_played_on_every_image_make_firmware_left(tmp_path):
+    """And on the shipped ROMFS firmware when no ROMFS image was built."""
     from tools import picoplay
 
-    assert picoplay.images(tmp_path) == [(None, False)]
-    (tmp_path / "SMARTBOARD_PICO-ROMFS.bin").write_bytes(b"")
+    shipped = tmp_path / "deploy" / "SMARTBOARD_PICO-ROMFS.uf2"
+    assert picoplay.images(tmp_path, shipped) == [(None, False)]
+    shipped.parent.mkdir()
+    shipped.write_bytes(b"")
+    assert picoplay.images(tmp_path, shipped) == [(None, False), (shipped, True)]
     (tmp_path / "SMARTBOARD_PICO.bin").write_bytes(b"")
     (tmp_path / "OTHER.bin").write_bytes(b"")
-    assert picoplay.images(tmp_path) == [
+    assert picoplay.images(tmp_path, shipped) == [
+        (None, False),
+        (tmp_path / "SMARTBOARD_PICO.bin", False),
+        (shipped, True),
+    ]
+    (tmp_path / "SMARTBOARD_PICO-ROMFS.bin").write_bytes(b"")
+    assert picoplay.images(tmp_path, shipped) == [
         (None, False),
         (tmp_path / "SMARTBOARD_PICO.bin", False),
         (tmp_path / "SMARTBOARD_PICO-ROMFS.bin", True),
     ]
+    # the repository ships one
+    assert picoplay.images(tmp_path / "none")[-1] == (picoplay.SHIPPED, True)
 
 
 def test_on_an_image_with_the_code_in_flash_the_board_thinks_with_room_to_spare():
-    """Two turns on each image `make firmware` left in build/firmware/ (skipped when there is
-    none: building one needs an ARM compiler and a MicroPython checkout, deploy/README.md).
+    """Two turns on each image `make firmware` left in build/firmware/, and on the shipped
+    ROMFS firmware when no ROMFS one was built (so in CI too, on that one).
     Measured 2026-11-29: 167,440 B free after boot on the frozen image, 141,008 B on the
     ROMFS one, against 78,368 B on the stock one."""
     import pytest
@@ -228,7 +240,7 @@ def test_on_an_image_with_the_code_in_flash_the_board_thinks_with_room_to_spare(
 
     built = picoplay.images()[1:]
     if not built:
-        pytest.skip("no image of make firmware in build/firmware/")
+        pytest.skip("no image of make firmware in build/firmware/, and none shipped")
     require_pico()
     for firmware, romfs in built:
         got = picoplay.measure(seed=3, seconds=1, turns=2, firmware=firmware, romfs=romfs)
@@ -241,8 +253,8 @@ def test_on_an_image_with_the_code_in_flash_the_board_thinks_with_room_to_spare(
 def test_the_board_drops_the_search_only_where_its_code_is_in_ram():
     """firmware/computer.py forgets the search's modules after a think only on a board that
     loaded its code into the heap (stock, from .mpy files); with the code in flash it keeps
-    them. Asked on the emulated Pico: the stock image here (in CI too), and each image
-    `make firmware` left in build/firmware/."""
+    them. Asked on the emulated Pico: the stock image and the shipped ROMFS firmware (in CI
+    too), and each image `make firmware` left in build/firmware/."""
     from tools import picoplay, rp2emu
 
     require_pico()

@@ -1,6 +1,7 @@
 """A Cal-Q-Able (or Calculissimo) game against the board on the Pico's own firmware (stock
 v1.27.0, emulated RP2040): does the board's search find room beside the firmware, turn after
-turn? Then the same game on each image `make firmware` left in build/firmware/, if any.
+turn? Then the same game on each image `make firmware` left in build/firmware/, if any, and
+on the ROMFS firmware the repository ships (deploy/firmware/) when no ROMFS one was built.
 
 The board (tools/leanboard.py: the firmware on its own drivers, small stand-ins where a part
 must answer) plays the second seat at level 3; the first seat asks it for a hint each turn
@@ -8,9 +9,9 @@ and plays it (tools/playprobe.py). Every think runs on the chip's clock, `think_
 each, as on a board. On the stock image the code is loaded from .mpy files into RAM as on a
 stock board: the firmware's modules at boot, the search's when the board first thinks. On
 the frozen image (SMARTBOARD_PICO.bin) the device code is in the firmware, and on the ROMFS
-one (SMARTBOARD_PICO-ROMFS.bin) in its ROMFS partition, as `host_tools flash --romfs` puts
-it; both run it from flash. The collector runs when the heap fills, as on a board (a
-collection every few KB would take the thinks' time).
+one (SMARTBOARD_PICO-ROMFS.bin, or the shipped .uf2) in its ROMFS partition, as
+`host_tools flash --romfs` puts it; both run it from flash. The collector runs when the heap
+fills, as on a board (a collection every few KB would take the thinks' time).
 
 Reported: the free heap and the largest free block after each turn (a collection first), and
 per think its score, steps, and whether it ran short of memory (`short`: the search stopped
@@ -39,6 +40,9 @@ LEVEL = 3
 # What `make firmware` leaves (deploy/README.md): (file, whether the code goes to its ROMFS).
 BUILT = rp2emu.REPO_ROOT / "build" / "firmware"
 BUILT_IMAGES = (("SMARTBOARD_PICO.bin", False), ("SMARTBOARD_PICO-ROMFS.bin", True))
+# The ROMFS firmware the repository ships (deploy/ship.py): the same build as the ROMFS one
+# above, for when none was built here.
+SHIPPED = rp2emu.REPO_ROOT / "deploy" / "firmware" / "SMARTBOARD_PICO-ROMFS.uf2"
 FIELDS = ("score", "short", "whole", "steps", "given_up", "passed_over", "free")
 
 
@@ -159,13 +163,16 @@ def report(out: dict) -> list[str]:
     return missed
 
 
-def images(folder: Path = BUILT) -> list[tuple[Path | None, bool]]:
+def images(folder: Path = BUILT, shipped: Path = SHIPPED) -> list[tuple[Path | None, bool]]:
     """The firmware images to play on: the stock one (None), then those `make firmware` left
-    in build/firmware/ (the frozen one, the ROMFS one), as (path, romfs)."""
+    in build/firmware/ (the frozen one, the ROMFS one), as (path, romfs); without a ROMFS one
+    there, the ROMFS firmware the repository ships (deploy/firmware/), if present."""
     found: list[tuple[Path | None, bool]] = [(None, False)]
     for name, romfs in BUILT_IMAGES:
         if (folder / name).is_file():
             found.append((folder / name, romfs))
+    if not any(romfs for _, romfs in found) and shipped.is_file():
+        found.append((shipped, True))
     return found
 
 
@@ -193,7 +200,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.romfs and not args.firmware:
         ap.error("--romfs needs --firmware (the stock image has no ROMFS partition)")
     runs = [(args.firmware, args.romfs)] if args.firmware else images()
-    if not args.firmware and len(runs) == 1 and not args.json:
+    if not args.firmware and len(runs) == 1 and not args.json:  # (not even the shipped one)
         print(
             "(no image of make firmware in %s: the game is played on the stock image only;"
             " deploy/README.md builds them)" % BUILT.relative_to(rp2emu.REPO_ROOT)

@@ -273,6 +273,26 @@ def romfs_part() -> tuple[Path, int]:
     return build / flash.ROMFS_IMAGE, layout.layout(variant="ROMFS")["romfs"][0]
 
 
+def flash_file(firmware: Path) -> Path:
+    """The file of flash bytes from offset 0 for `firmware`: itself, or for a .uf2 (the
+    shipped ROMFS firmware, deploy/firmware/) what its blocks write, in build/rp2emu/."""
+    if firmware.suffix.lower() != ".uf2":
+        return firmware
+    from host_tools import uf2
+
+    try:
+        data = uf2.image(firmware.read_bytes())
+    except (OSError, uf2.Uf2Error) as exc:
+        raise Rp2emuError(f"{firmware}: {exc}") from None
+    path = BUILD / (firmware.stem + ".bin")
+    if not path.is_file() or path.read_bytes() != data:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_bytes(data)
+        tmp.replace(path)
+    return path
+
+
 def build_image(with_tests: bool = True, code: bool = True) -> Path:
     """Write the filesystem image to build/rp2emu/ and return its path (`code`: see
     board_files)."""
@@ -378,7 +398,8 @@ class Pico:
 
     `boot` holds the last boot record: emulated time to USB and to the raw REPL, what main.py
     printed before Ctrl-C stopped it, where the heap is (with `heap_watch`). `firmware` is
-    another image for flash offset 0 than the stock one (a `make firmware` build, say; give it
+    another image for flash offset 0 than the stock one (a `make firmware` build or the
+    shipped .uf2, say; give it
     a filesystem image made with `code=False` when the device code is frozen in it). `romfs`
     is (a ROMFS image, its partition's offset in flash) for a firmware built with a ROMFS
     partition. Use as a context manager, or call `close()`.
@@ -406,7 +427,7 @@ class Pico:
         )
         config = {
             "bootrom": str(BOOTROM),
-            "firmware": str(firmware or FIRMWARE),
+            "firmware": str(flash_file(firmware) if firmware else FIRMWARE),
             "image": str(image),
             "fs_offset": FS_OFFSET,
             "heap_watch": heap_watch,
