@@ -10,7 +10,7 @@
 #                (tests/soak.py; prints the fault counts; SOAK_SEED=N SOAK_TURNS=M)
 #   make mpy     compile engine/ and firmware/ with mpy-cross into build/mpy/
 #   make flash   copy the firmware to a board over USB (PORT=/dev/ttyACM0; found when omitted;
-#                FLASH_ARGS=--romfs on the shipped firmware, deploy/README.md)
+#                FLASH_ARGS="--dry-run" and the like pass flash's options on)
 #   make firmware MICROPY_DIR=/path/to/micropython [BOARD_VARIANT=ROMFS]
 #                a MicroPython image for the board from a MicroPython checkout, the device
 #                code frozen in it (ROMFS: none frozen, a ROMFS partition for `flash --romfs`)

@@ -5,10 +5,10 @@ build/flash/ and copied with the board profiles, the pin maps and main.py. The b
 chips.json, game.dat and games/ are never touched. The code is compiled without its line
 numbers (mpy-cross -O3: less of a stock board's heap); `--lines` keeps them, for tracebacks.
 On a firmware with the device code frozen in it (`make firmware`) only the other files are
-copied. `--romfs` puts the code into the ROMFS partition of a firmware that has one (the
-shipped one, which `python -m host_tools firmware` puts on a Pico in BOOTSEL mode, or `make
-firmware BOARD_VARIANT=ROMFS`), with mpremote's romfs code, and refuses on a firmware without
-one. A copy cut short leaves the board saying "firmware copy incomplete" on USB until the
+copied. On a firmware with a ROMFS partition (the shipped one, which `python -m host_tools
+firmware` puts on a Pico in BOOTSEL mode, or `make firmware BOARD_VARIANT=ROMFS`) the code
+goes into the partition, with mpremote's romfs code, and runs from flash; `--romfs` refuses a
+firmware without one, `--files` copies the .mpy files to the filesystem even so. A copy cut short leaves the board saying "firmware copy incomplete" on USB until the
 next flash finishes it.
 
 Exit status: 0 done, 1 the board cannot start after the copy, 2 an error (no board, no
@@ -31,7 +31,13 @@ def add_arguments(cmd):
     cmd.add_argument(
         "--romfs",
         action="store_true",
-        help="put the code into the board's ROMFS partition (run from flash, not RAM)",
+        help="put the code into the board's ROMFS partition, or refuse (the default wherever"
+        " the firmware has one)",
+    )
+    cmd.add_argument(
+        "--files",
+        action="store_true",
+        help="copy the .mpy files to the filesystem even beside a ROMFS partition (run from RAM)",
     )
     cmd.add_argument("--force", action="store_true", help="copy every file, changed or not")
     cmd.add_argument(
@@ -56,6 +62,7 @@ def run(args):
             build_dir=args.build_dir,
             romfs=args.romfs,
             lines=args.lines,
+            files=args.files,
         )
     except flash.FlashError as exc:
         sys.stderr.write("flash: %s\n" % exc)

@@ -19,9 +19,10 @@ Where the code goes depends on the firmware, which is asked first (`probe`):
 - an image with the device code frozen in it (`make firmware`): only the other files are
   copied, and device code left on the filesystem is removed, since sys.path puts the
   filesystem ('') before '.frozen' and it would hide the frozen modules;
-- `--romfs`, on an image with a ROMFS partition (the shipped deploy/firmware/ one, which
-  `host_tools firmware` puts on a Pico, or `make firmware BOARD_VARIANT=ROMFS`; MicroPython
-  1.25 or later): the .mpy files are put into a ROMFS image with mpremote's own
+- an image with a ROMFS partition (the shipped deploy/firmware/ one, which `host_tools
+  firmware` puts on a Pico, or `make firmware BOARD_VARIANT=ROMFS`; MicroPython 1.25 or
+  later; `--romfs` insists on one, `--files` puts the code on the filesystem instead): the
+  .mpy files are put into a ROMFS image with mpremote's own
   romfs code (build/flash/romfs.img), which mpremote's `romfs deploy` code writes into the
   partition unless it already holds that image; MicroPython mounts it at /rom and runs the
   bytecode in place from flash. The other files and their removals are as for a frozen image.
@@ -602,27 +603,37 @@ def flash(
     err=None,
     romfs=False,
     lines=False,
+    files=False,
 ):
-    """The whole command; returns the exit status, raises FlashError for a failure."""
+    """The whole command; returns the exit status, raises FlashError for a failure. The code
+    goes where the firmware keeps it in flash: frozen in it, or its ROMFS partition; else
+    on the filesystem. `romfs`: into the ROMFS partition or nowhere; `files`: on the
+    filesystem even beside a ROMFS partition."""
+    if romfs and files:
+        raise FlashError("--romfs and --files contradict each other: give one")
     out = out or sys.stdout
     err = err or sys.stderr
     port = port or find_port()
     # Built before connecting: entering the raw REPL stops the board's program until the reset.
     build_dir = Path(build_dir) if build_dir is not None else Path(repo).resolve() / "build/flash"
     items = build(repo, build_dir, settings, lines)
-    image = romfs_image(items, build_dir) if romfs else None
+    # made whatever the firmware (20 ms): whether it has a partition is known only once
+    # connected, and the raw REPL stops the board's program until the reset
+    image = None if files else romfs_image(items, build_dir)
     board = connect(port, answer_s)
     try:
         return _flash_board(
-            board, port, items, dry_run, force, boot_wait_s, out, err, image, build_dir
+            board, port, items, dry_run, force, boot_wait_s, out, err, image, build_dir, romfs
         )
     finally:
         close(board)
 
 
-def _where_code_goes(firmware, image):
-    """None when the .mpy files go on the filesystem, else a FlashError or why they do not."""
-    if image is None:
+def _where_code_goes(firmware, image, required=False):
+    """None when the .mpy files go on the filesystem, else where the firmware keeps them
+    ("frozen", "romfs"); a FlashError when the ROMFS partition is `required` and cannot
+    take the image, or has no room for it."""
+    if image is None or (not required and (firmware.frozen or not firmware.romfs_size)):
         return "frozen" if firmware.frozen else None
     if firmware.frozen:
         raise FlashError(
@@ -640,8 +651,12 @@ def _where_code_goes(firmware, image):
         )
     if len(image) > firmware.romfs_size:
         raise FlashError(
-            "the ROMFS image is %s bytes, more than the board's %s-byte ROMFS partition"
-            % (_n(len(image)), _n(firmware.romfs_size))
+            "the ROMFS image is %s bytes, more than the board's %s-byte ROMFS partition%s"
+            % (
+                _n(len(image)),
+                _n(firmware.romfs_size),
+                "" if required else " (flash --files copies the .mpy files instead)",
+            )
         )
     return "romfs"
 
@@ -658,7 +673,17 @@ def _romfs_line(plan, firmware, image, verb):
 
 
 def _flash_board(
-    board, port, items, dry_run, force, boot_wait_s, out, err, image=None, build_dir=None
+    board,
+    port,
+    items,
+    dry_run,
+    force,
+    boot_wait_s,
+    out,
+    err,
+    image=None,
+    build_dir=None,
+    required=False,
 ):
     from mpremote.transport import TransportError
 
@@ -667,7 +692,9 @@ def _flash_board(
     except (TransportError, OSError, ValueError, SyntaxError) as exc:
         message = "lost the board at %s while asking its firmware (%s)" % (port, reason(exc))
         raise FlashError(message) from None
-    where = _where_code_goes(firmware, image)
+    where = _where_code_goes(firmware, image, required)
+    if where != "romfs":
+        image = None
     code = [item for item in items if is_code(item)]
     if where is not None:
         items = [item for item in items if not is_code(item)]
@@ -684,8 +711,13 @@ def _flash_board(
         out.write(
             "the firmware has the device code frozen in it: only the other files are copied\n"
         )
+    elif where == "romfs" and not required:
+        out.write("the firmware has a ROMFS partition: the code goes there, run from flash\n")
     elif where is None and firmware.romfs_size:
-        out.write("the board has a ROMFS partition: `flash --romfs` keeps the code out of RAM\n")
+        out.write(
+            "--files: the code goes on the filesystem, from which it is loaded into RAM (it"
+            " hides %s); without --files it goes into the ROMFS partition\n" % ROMFS_MOUNT
+        )
     elif where is None:
         out.write(STOCK_NOTE)
     if dry_run:

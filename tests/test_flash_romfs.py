@@ -330,9 +330,11 @@ def test_romfs_flash_takes_the_code_a_plain_flash_left_off_the_filesystem(
     build_dir, items, image = built
     root = tmp_path / "board"
     with rp2_board(root) as board:
-        status, out, err = cli("flash", "--port", board.path, "--build-dir", str(build_dir))
+        status, out, err = cli(
+            "flash", "--port", board.path, "--files", "--build-dir", str(build_dir)
+        )
         assert status == 0, err
-        assert "the board has a ROMFS partition: `flash --romfs` keeps the code out of RAM" in out
+        assert "--files: the code goes on the filesystem" in out
         assert flash.STOCK_NOTE not in out
         assert board.twin.partition.erased == 0
     code = sorted(item.path for item in items if flash.is_code(item))
@@ -360,11 +362,11 @@ def test_romfs_flash_takes_the_code_a_plain_flash_left_off_the_filesystem(
     ]
     assert {p: (root / p).read_bytes() for p in board_files(root)} == before
 
-    with rp2_board(root) as board:
-        status, out, err = cli(
-            "flash", "--port", board.path, "--romfs", "--build-dir", str(build_dir)
-        )
+    with rp2_board(root) as board:  # a plain flash now: the partition is the default
+        status, out, err = cli("flash", "--port", board.path, "--build-dir", str(build_dir))
     assert status == 0, err
+    assert "the firmware has a ROMFS partition: the code goes there, run from flash" in out
+    assert "deployed the ROMFS image" in out
     assert "removed %d code files (it would hide /rom)" % (len(code) + 1) in out
     assert board_files(root) == data_files(items)
     assert not (root / "engine").exists() and not (root / "firmware").exists()
@@ -395,6 +397,16 @@ def test_romfs_flash_refuses_an_image_bigger_than_the_partition(built, rp2_board
     assert (
         "the ROMFS image is %s bytes, more than the board's 65,536-byte" % f"{len(image):,}" in err
     )
+    with rp2_board(tmp_path / "board", romfs_bytes=64 * KB) as board:
+        status, _, err = cli("flash", "--port", board.path, "--build-dir", str(build_dir))
+        assert board.twin.writes == 0 and board.started == 0
+    assert status == 2 and "flash --files copies the .mpy files instead" in err
+
+
+def test_romfs_and_files_together_are_refused_before_the_board_is_asked(capsys):
+    status, out, err = cli("flash", "--port", "/dev/null-none", "--romfs", "--files")
+    assert status == 2 and out == ""
+    assert err == "flash: --romfs and --files contradict each other: give one\n"
 
 
 def test_a_frozen_firmware_gets_only_the_other_files_and_refuses_romfs(built, rp2_board, tmp_path):
