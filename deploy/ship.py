@@ -4,7 +4,7 @@ deploy/firmware/ with a record of what it was built from.
     python3 deploy/ship.py MICROPY_DIR        (the Makefile's `make ship-firmware`)
 
 The ROMFS image is MicroPython with this project's board definition and an empty ROMFS
-partition: the device code is not in it (`host_tools flash --romfs` puts it in the partition),
+partition: the device code is not in it (`host_tools flash` puts it in the partition),
 so it changes only when the board definition or MicroPython does, and one build serves every
 version of the code. Shipping it spares a maker the ARM compiler, the MicroPython checkout and
 its submodules: `python -m host_tools firmware` copies it onto a Pico in BOOTSEL mode.

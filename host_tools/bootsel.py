@@ -6,10 +6,14 @@ INFO_UF2.TXT names the chip: "Board-ID: RPI-RP2" on the RP2040 (its boot ROM hol
 text), another ID on other chips, such as the RP2350's.
 
 The image is deploy/firmware/SMARTBOARD_PICO-ROMFS.uf2 (deploy/ship.py): MicroPython v1.27.0
-for this board with a ROMFS partition, which `host_tools flash --romfs` then fills with the
-device code. Before it is copied, its sha256 is compared with deploy/firmware/BUILT.json and
+for this board with a ROMFS partition, which `host_tools flash` then fills with the device
+code. Before it is copied, its sha256 is compared with deploy/firmware/BUILT.json and
 every block is read as the boot ROM would take it (host_tools/uf2.py), so a damaged checkout
 is refused instead of flashed. Every expected failure is a `BootselError`.
+
+A Pico already running MicroPython need not be unplugged (its BOOTSEL button may sit inside
+the board's case): `restart_into_bootsel` asks it over its USB REPL to restart into the boot
+ROM (`machine.bootloader()`), and `wait_for` waits for the drive to appear.
 """
 
 import hashlib
@@ -17,6 +21,7 @@ import json
 import os
 import string
 import sys
+import time
 from pathlib import Path
 
 from host_tools import uf2
@@ -58,11 +63,14 @@ def mount_roots():
         return [Path("%s:\\" % letter) for letter in string.ascii_uppercase[2:]]
     if sys.platform == "darwin":
         return [Path("/Volumes")]
-    user = os.environ.get("USER") or os.environ.get("LOGNAME") or ""
-    roots = [Path("/media"), Path("/run/media"), Path("/mnt")]
-    if user:
-        roots[:0] = [Path("/media") / user, Path("/run/media") / user]
-    return roots
+    roots = []
+    for base in (Path("/media"), Path("/run/media")):  # /media/USER/RPI-RP2, as desktops mount
+        try:
+            roots += sorted(p for p in base.iterdir() if p.is_dir())
+        except OSError:
+            pass
+        roots.append(base)
+    return roots + [Path("/mnt")]
 
 
 def board_id(drive):
@@ -145,3 +153,38 @@ def copy(path, drive):
             " this again" % (drive, exc.strerror or exc)
         )
     return len(data)
+
+
+# MicroPython's rp2 port restarts into the boot ROM's USB at machine.bootloader(); the short
+# sleep lets the raw REPL's reply leave first (the serial port vanishes with the restart).
+BOOTLOADER = "import machine, time\ntime.sleep_ms(100)\nmachine.bootloader()\n"
+
+
+def restart_into_bootsel(port, answer_s=5.0):
+    """Restart the MicroPython board at `port` into BOOTSEL mode; BootselError if it does not
+    answer its REPL."""
+    from mpremote.transport import TransportError
+
+    from host_tools import flash
+
+    try:
+        board = flash.connect(port, answer_s)
+    except flash.FlashError as exc:
+        raise BootselError(str(exc))
+    try:
+        board.exec_raw_no_follow(BOOTLOADER)
+    except (TransportError, OSError):
+        pass  # the port went as the board restarted
+    finally:
+        flash.close(board)
+
+
+def wait_for(roots=None, wait_s=10.0, sleep=time.sleep, clock=time.monotonic):
+    """drives(roots) as soon as an RP2040's drive is among them, or as they are after
+    `wait_s` seconds (a restarted Pico's drive takes a moment to be mounted)."""
+    end = clock() + wait_s
+    while True:
+        found = drives(roots)
+        if any(bid == RP2040_BOARD_ID for _, bid in found) or clock() >= end:
+            return found
+        sleep(0.25)

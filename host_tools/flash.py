@@ -63,13 +63,13 @@ ROMFS_IMAGE = "romfs.img"  # under the build folder
 # Measured on the emulated Pico (tools/picoplay.py, 2026-11-29): on stock firmware the
 # search's code takes up to 43 KB of the heap (compiled with -O3), and 1 to 6 of about 20
 # Cal-Q-Able thinks of a game found too little room, from its middle on; on the frozen image
-# none did, on the ROMFS one at most 1 of 12 in a game. Said at every plain flash of a board
-# with neither.
+# none did, on the ROMFS one at most 1 of 12 in a game. Said at every flash of a board with
+# neither.
 STOCK_NOTE = (
     "stock firmware: the code runs from RAM, and late in a game the board's hints and its own"
     " moves can run out of memory; the shipped firmware runs it from flash and leaves them"
-    " room: hold BOOTSEL while plugging the Pico in, `python -m host_tools firmware`, then"
-    " `flash --romfs` (deploy/README.md)\n"
+    " room: `python -m host_tools firmware` puts it on (restarting the board into BOOTSEL"
+    " mode), then flash again (deploy/README.md)\n"
 )
 ROMFS_MOUNT = "/rom"  # where MicroPython mounts the ROMFS partition (extmod/vfs.c)
 
@@ -644,8 +644,8 @@ def _where_code_goes(firmware, image, required=False):
     if not firmware.romfs_size:
         raise FlashError(
             "the firmware on the board has no ROMFS partition (`mpremote romfs query` says the"
-            " same): put the shipped firmware on it (hold BOOTSEL while plugging the Pico in,"
-            " then `python -m host_tools firmware`) or build one with `make firmware"
+            " same): put the shipped firmware on it with `python -m host_tools firmware` (it"
+            " restarts the board into BOOTSEL mode) or build one with `make firmware"
             " MICROPY_DIR=... BOARD_VARIANT=ROMFS` (deploy/README.md), or flash without --romfs"
             " to copy .mpy files"
         )

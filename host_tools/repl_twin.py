@@ -48,10 +48,18 @@ class _HardReset(_SoftReset):
     """machine.reset(): the board restarts in the friendly REPL and runs main.py."""
 
 
+class _Bootloader(_SoftReset):
+    """machine.bootloader(): the RP2040 restarts into its boot ROM, whose USB device is a
+    drive (BOOTSEL mode), not a serial port: the port goes away."""
+
+
 class ReplTwin:
-    def __init__(self, root, on_soft_reboot=None, raw_paste=True, cut_after_writes=None):
+    def __init__(
+        self, root, on_soft_reboot=None, raw_paste=True, cut_after_writes=None, on_bootloader=None
+    ):
         self.root = os.path.realpath(root)
         self.on_soft_reboot = on_soft_reboot
+        self.on_bootloader = on_bootloader  # called at machine.bootloader(), then the cable goes
         # False models a firmware without raw-paste (MicroPython < 1.14), which takes
         # \x05A\x01 as a raw REPL reset. A current firmware refusing it would send "R\x00>",
         # but mpremote 1.29 then reads ">O" where it wants "OK" and gives up.
@@ -201,6 +209,8 @@ class ReplTwin:
             self.writes += 1
         self.execs += 1
         out, err, reset = self._run(code, "exec")
+        if isinstance(reset, _Bootloader):
+            return self._bootloader()
         reply = _cooked(out) + b"\x04" + _cooked(err) + b"\x04"
         if reset is None:
             return reply + b">"
@@ -213,9 +223,17 @@ class ReplTwin:
         if not text.strip():
             return b""
         out, err, reset = self._run(text, "single")
+        if isinstance(reset, _Bootloader):
+            return self._bootloader()
         if reset is not None:
             return _cooked(out) + self._soft_reboot()
         return _cooked(out + err)
+
+    def _bootloader(self):
+        if self.on_bootloader is not None:
+            self.on_bootloader()
+        self._pull_cable()
+        return b""
 
     def _pull_cable(self):
         self.cut = True
@@ -329,7 +347,11 @@ class ReplTwin:
                 implementation=mod(name="micropython", version=(1, 27, 0, ""), _mpy=0x0A06),
                 exit=_sys_exit,
             ),
-            "machine": mod(soft_reset=_raise(_SoftReset), reset=_raise(_HardReset)),
+            "machine": mod(
+                soft_reset=_raise(_SoftReset),
+                reset=_raise(_HardReset),
+                bootloader=_raise(_Bootloader),
+            ),
             "time": mod(
                 sleep=time.sleep,
                 sleep_ms=lambda ms: time.sleep(ms / 1000),

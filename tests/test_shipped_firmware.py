@@ -3,7 +3,7 @@ that puts it on a Pico in BOOTSEL mode (`host_tools firmware`, host_tools/bootse
 
 The image is checked as the Pico's boot ROM would take it, against its record (BUILT.json)
 and against the board definition it was built from; then booted on the emulated RP2040 with
-this checkout's code in its ROMFS partition, as `host_tools flash --romfs` leaves a board.
+this checkout's code in its ROMFS partition, as `host_tools flash` leaves a board.
 The command is tested on folders laid out as the boot ROM's USB drive is (INFO_UF2.TXT)."""
 
 import hashlib
@@ -99,10 +99,21 @@ def drive(root, name="RPI-RP2", info=RP2040_INFO):
     return path
 
 
-def firmware(argv_drive=None, dry_run=False, save=None, roots=(), folder=None):
-    args = types.SimpleNamespace(drive=argv_drive, dry_run=dry_run, save=save)
+def firmware(argv_drive=None, dry_run=False, save=None, roots=(), folder=None, port=None):
+    """The command, with no board found on USB unless `port` is given (a test must never
+    restart a real Pico that happens to be plugged in)."""
+    args = types.SimpleNamespace(drive=argv_drive, dry_run=dry_run, save=save, port=port)
     out, err = io.StringIO(), io.StringIO()
-    status = cmd_firmware.run(args, out=out, err=err, roots=list(roots), folder=folder)
+    status = cmd_firmware.run(
+        args,
+        out=out,
+        err=err,
+        roots=list(roots),
+        folder=folder,
+        find_port=lambda: None,
+        wait_s=0.5,
+        sleep=lambda s: None,
+    )
     return status, out.getvalue(), err.getvalue()
 
 
@@ -113,7 +124,7 @@ def test_the_command_copies_the_image_onto_the_pico_it_finds(tmp_path):
     status, out, err = firmware(roots=[tmp_path / "media"])
     assert (status, err) == (0, "")
     assert (pico / ship.NAME).read_bytes() == (FOLDER / ship.NAME).read_bytes()
-    assert "Next: python -m host_tools flash --romfs" in out
+    assert out.rstrip().endswith("Next: python -m host_tools flash")
 
 
 def test_the_command_runs_from_any_folder(tmp_path):
@@ -150,6 +161,34 @@ def test_without_a_pico_in_bootsel_mode_it_says_how_to_get_one(tmp_path):
     assert "hold BOOTSEL while plugging it in" in err
     status, _, err = firmware(argv_drive=str(tmp_path), roots=[])
     assert status == 2 and "has no INFO_UF2.TXT" in err
+
+
+def test_a_pico_running_micropython_is_restarted_into_bootsel_and_given_the_image(tmp_path):
+    """On the REPL twin (host_tools/repl_twin.py): machine.bootloader() drops the serial port,
+    and the boot ROM's drive appears."""
+    from tests.repl_harness import Board
+
+    media = tmp_path / "media"
+    media.mkdir()
+    with Board(tmp_path / "board", on_bootloader=lambda: drive(media)) as board:
+        status, out, err = firmware(roots=[media], port=board.path, dry_run=True)
+        assert status == 0 and not board.twin.cut  # a dry run restarts nothing
+        assert out.startswith("would restart the board at %s into BOOTSEL mode" % board.path)
+        status, out, err = firmware(roots=[media], port=board.path)
+        assert board.twin.cut  # its serial port went with the restart
+    assert (status, err) == (0, ""), err
+    assert out.startswith("restarting the board at %s into BOOTSEL mode\n" % board.path)
+    assert (media / "RPI-RP2" / ship.NAME).read_bytes() == (FOLDER / ship.NAME).read_bytes()
+
+
+def test_a_restart_whose_drive_never_appears_says_to_mount_it(tmp_path):
+    from tests.repl_harness import Board
+
+    with Board(tmp_path / "board") as board:
+        status, _, err = firmware(roots=[tmp_path / "media"], port=board.path)
+    assert status == 2 and "no RPI-RP2 drive appeared within 0.5 s" in err and "--drive" in err
+    status, _, err = firmware(roots=[tmp_path / "media"], port=str(tmp_path / "ttyNONE"))
+    assert status == 2 and err.startswith("firmware: no board at ")
 
 
 def test_it_refuses_another_chips_drive_and_asks_which_of_two_picos(tmp_path):

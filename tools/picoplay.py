@@ -10,7 +10,7 @@ each, as on a board. On the stock image the code is loaded from .mpy files into 
 stock board: the firmware's modules at boot, the search's when the board first thinks. On
 the frozen image (SMARTBOARD_PICO.bin) the device code is in the firmware, and on the ROMFS
 one (SMARTBOARD_PICO-ROMFS.bin, or the shipped .uf2) in its ROMFS partition, as
-`host_tools flash --romfs` puts it; both run it from flash. The collector runs when the heap
+`host_tools flash` puts it there; both run it from flash. The collector runs when the heap
 fills, as on a board (a collection every few KB would take the thinks' time).
 
 Reported: the free heap and the largest free block after each turn (a collection first), and

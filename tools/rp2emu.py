@@ -399,8 +399,8 @@ class Pico:
     `boot` holds the last boot record: emulated time to USB and to the raw REPL, what main.py
     printed before Ctrl-C stopped it, where the heap is (with `heap_watch`). `firmware` is
     another image for flash offset 0 than the stock one (a `make firmware` build or the
-    shipped .uf2, say; give it
-    a filesystem image made with `code=False` when the device code is frozen in it). `romfs`
+    shipped .uf2, say; give it a filesystem image made with `code=False` when the device code
+    is frozen in it or in its ROMFS partition). `romfs`
     is (a ROMFS image, its partition's offset in flash) for a firmware built with a ROMFS
     partition. Use as a context manager, or call `close()`.
     """
