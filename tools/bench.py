@@ -409,6 +409,11 @@ def report_heap(fw_heap, board, game, failures):
             "  the firmware booted (main.py)  %7d B  (code from .mpy; its boot event, uncollected"
             " garbage counted as used)" % free
         )
+    if board.get("romfs") is not None:
+        print(
+            "  the same on the shipped ROMFS firmware  %7d B  (deploy/firmware/, the code in its"
+            " partition, run from flash)" % board["romfs"]
+        )
     print(
         "  the rulebook game, a sensor test and the largest uploads, played there on a SimBoard"
         " (tools/picogame.py;\n  the simulated parts' code and state in RAM too, so a lower"

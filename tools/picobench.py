@@ -32,6 +32,8 @@ RESULT = "PICOBENCH "
 # linker maps): the margin there is this run's lowest less that.
 HEAP_LESS_ON_1_22 = 12 * 1024
 
+SHIPPED = rp2emu.REPO_ROOT / "deploy" / "firmware" / "SMARTBOARD_PICO-ROMFS.uf2"
+
 _PROBE = "from tools import fuelprobe\nfuelprobe.cost(lambda: None)\n"
 
 _FIRMWARE = """
@@ -96,21 +98,33 @@ def firmware(pico: rp2emu.Pico) -> dict:
     return {"scan": scan, "sense_to_led": led, "screen": screen}
 
 
+def _boot_free(said: str) -> int | None:
+    """The free heap the firmware's boot event gives; SystemExit when it did not boot."""
+    for line in said.splitlines():
+        if '"ev": "boot"' in line:
+            return json.loads(line).get("free")
+    raise SystemExit("the firmware did not boot on the emulated Pico; main.py said:\n" + said)
+
+
 def board_boot() -> dict:
     """The board's own firmware on the stock image, as `host_tools flash` leaves it (no
     twins, no tests): main.py boots on the emulated chip, whose buses answer nothing, and its
     boot event gives the free heap with the firmware loaded. Also the free heap of MicroPython
-    alone (a script after a soft reset, which main.py does not run again)."""
+    alone (a script after a soft reset, which main.py does not run again), and the boot's on
+    the ROMFS firmware the repository ships (deploy/firmware/), the code in its partition as
+    `host_tools flash` puts it there ("romfs"; None without it)."""
     image = rp2emu.build_image(with_tests=False)
     with rp2emu.Pico(image) as pico:
         result = pico.run("import gc\ngc.collect()\nprint(%r + str(gc.mem_free()))\n" % RESULT)
         alone = int(_result(result, "the free heap"))
         said = pico.boot.get("main_said") or ""
-    for line in said.splitlines():
-        if '"ev": "boot"' in line:
-            event = json.loads(line)
-            return {"micropython": alone, "firmware": event.get("free"), "said": said}
-    raise SystemExit("the firmware did not boot on the emulated Pico; main.py said:\n" + said)
+    out = {"micropython": alone, "firmware": _boot_free(said), "said": said, "romfs": None}
+    if SHIPPED.is_file():
+        image = rp2emu.build_image(with_tests=False, code=False)
+        with rp2emu.Pico(image, firmware=SHIPPED, romfs=rp2emu.romfs_part()) as pico:
+            _result(pico.run("print(%r + 'true')\n" % RESULT), "the ROMFS boot")
+            out["romfs"] = _boot_free(pico.boot.get("main_said") or "")
+    return out
 
 
 def measure(setup: str, cases: list[tuple[str, str, str]]) -> dict:
