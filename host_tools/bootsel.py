@@ -42,6 +42,7 @@ def shipped(folder=SHIPPED):
     try:
         built = json.loads((folder / "BUILT.json").read_text(encoding="utf-8"))
         path = folder / built["image"]
+        built["sources"]["micropython"]["describe"]  # (what the command names it by)
         data = path.read_bytes()
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise BootselError("the shipped firmware in %s cannot be read (%s)" % (folder, exc))
@@ -106,6 +107,11 @@ def drives(roots=None):
     return found
 
 
+def picos(found):
+    """The RP2040 drives among `found` ((drive, board id) pairs)."""
+    return [drive for drive, bid in found if bid == RP2040_BOARD_ID]
+
+
 def pick(found, asked=None):
     """The one RP2040 drive among `found` (or the `asked` one, checked); BootselError else."""
     if asked is not None:
@@ -116,7 +122,7 @@ def pick(found, asked=None):
                 " it in; a drive named RPI-RP2 appears)" % (asked, INFO)
             )
         found = [(Path(asked), bid)]
-    pico = [drive for drive, bid in found if bid == RP2040_BOARD_ID]
+    pico = picos(found)
     if not pico:
         others = ["%s (Board-ID: %s)" % (drive, bid or "none") for drive, bid in found]
         if others:
@@ -185,6 +191,6 @@ def wait_for(roots=None, wait_s=10.0, sleep=time.sleep, clock=time.monotonic):
     end = clock() + wait_s
     while True:
         found = drives(roots)
-        if any(bid == RP2040_BOARD_ID for _, bid in found) or clock() >= end:
+        if picos(found) or clock() >= end:
             return found
         sleep(0.25)

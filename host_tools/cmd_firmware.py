@@ -76,8 +76,7 @@ def run(
             out.write("saved %s to %s\n" % (what, args.save))
             return 0
         found = bootsel.drives(roots)
-        pico = [d for d, bid in found if bid == bootsel.RP2040_BOARD_ID]
-        if args.drive is None and not pico:
+        if args.drive is None and not bootsel.picos(found):
             port = args.port or _board_port(find_port)
             if port is not None:
                 if args.dry_run:
@@ -90,7 +89,7 @@ def run(
                 out.flush()
                 bootsel.restart_into_bootsel(port)
                 found = bootsel.wait_for(roots, wait_s, sleep)
-                if not any(bid == bootsel.RP2040_BOARD_ID for _, bid in found):
+                if not bootsel.picos(found):
                     raise bootsel.BootselError(
                         "the board at %s restarted into BOOTSEL mode, but no RPI-RP2 drive"
                         " appeared within %g s: if this system does not mount it by itself,"

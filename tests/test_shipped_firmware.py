@@ -226,6 +226,10 @@ def test_a_damaged_image_is_refused_before_anything_is_copied(tmp_path, damage, 
     status, _, err = firmware(roots=[tmp_path], folder=shipped)
     assert status == 2 and "sha256 differs" in err  # not the recorded image
     assert not (pico / ship.NAME).exists()
+    # a record without what the command names the image by
+    (shipped / "BUILT.json").write_text(json.dumps({"image": ship.NAME}), encoding="utf-8")
+    status, _, err = firmware(roots=[tmp_path], folder=shipped)
+    assert status == 2 and "cannot be read" in err
     # recorded as it is, a file that is no whole firmware is still refused, by its blocks
     record["sha256"] = hashlib.sha256(data).hexdigest()
     (shipped / "BUILT.json").write_text(json.dumps(record), encoding="utf-8")
