@@ -148,12 +148,19 @@ def copy(path, drive):
     block. Returns the bytes written."""
     data = Path(path).read_bytes()
     target = Path(drive) / Path(path).name
+    written = False
     try:
         with open(target, "wb") as f:
             f.write(data)
+            written = True
             f.flush()
             os.fsync(f.fileno())
     except OSError as exc:
+        if written and board_id(drive) is None:
+            # The boot ROM restarts the Pico once it has the last block, and the drive goes
+            # with it: some systems then fail the flush or the close. Every byte was handed
+            # over and the drive is gone, as after a copy that took.
+            return len(data)
         raise BootselError(
             "the copy to %s stopped (%s): unplug the Pico, hold BOOTSEL, plug it in and run"
             " this again" % (drive, exc.strerror or exc)

@@ -145,6 +145,32 @@ def test_the_command_runs_from_any_folder(tmp_path):
     assert result.stdout.startswith("would copy %s (MicroPython v1.27.0" % ship.NAME)
 
 
+def test_a_drive_that_vanishes_as_the_copy_ends_is_a_copy_that_took(tmp_path, monkeypatch):
+    """The boot ROM restarts once it has the last block; the system may then fail the flush.
+    A copy cut before the end, the drive still there, is an error."""
+    import shutil
+
+    pico = drive(tmp_path)
+    real_fsync = os.fsync
+
+    def vanish(fd):
+        real_fsync(fd)
+        shutil.rmtree(pico)  # the Pico restarted: its drive is gone
+        raise OSError(5, "Input/output error")
+
+    monkeypatch.setattr(bootsel.os, "fsync", vanish)
+    status, out, err = firmware(roots=[tmp_path])
+    assert (status, err) == (0, "") and out.startswith("copied")
+    pico = drive(tmp_path)
+
+    def fail(fd):
+        raise OSError(5, "Input/output error")
+
+    monkeypatch.setattr(bootsel.os, "fsync", fail)
+    status, _, err = firmware(roots=[tmp_path])
+    assert status == 2 and "the copy to %s stopped (Input/output error)" % pico in err
+
+
 def test_a_dry_run_or_a_save_writes_nothing_on_the_drive(tmp_path):
     pico = drive(tmp_path)
     status, out, _ = firmware(dry_run=True, roots=[tmp_path])
