@@ -69,8 +69,9 @@ $(NODE_MODULES): tools/package.json tools/package-lock.json
 # (tools/movegen_bench.py), the hint search (tools/hintbench.py) and the board's think at
 # each level (tools/thinkbench.py) on MicroPython and the emulated Pico, and a Cal-Q-Able
 # game against the board on the emulated Pico (tools/picoplay.py: on the stock image, then
-# on each image `make firmware` left in build/firmware/): every figure is printed, then the
-# status says whether all goals held.
+# on each image `make firmware` left in build/firmware/, and on the shipped ROMFS firmware when
+# no ROMFS image was built): every figure is printed, then the status says whether all goals
+# held.
 bench: $(STAMP) $(NODE_MODULES)
 	$(VENV_PYTHON) -m tools.bench; a=$$?; \
 	$(VENV_PYTHON) -m tools.movegen_bench; b=$$?; \
