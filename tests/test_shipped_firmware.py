@@ -18,7 +18,7 @@ import pytest
 from deploy import layout, ship
 from host_tools import bootsel, cmd_firmware, uf2
 from tests.test_picoplay import require_pico
-from tools import rp2emu
+from tools import picobench, rp2emu
 
 FOLDER = ship.OUT
 # INFO_UF2.TXT as the RP2040's boot ROM (B1, ../shared/rp2/rp2040-bootrom-B1.bin) gives it.
@@ -58,13 +58,6 @@ def test_the_board_definition_is_the_one_the_image_was_built_from():
     )
 
 
-def boot_event(pico):
-    said = pico.boot.get("main_said") or ""
-    events = [json.loads(line) for line in said.splitlines() if line.startswith("{")]
-    assert events and events[0]["ev"] == "boot", said  # not "cannot_start"
-    return events[0]
-
-
 def test_the_board_boots_on_the_shipped_firmware_with_its_code_in_the_romfs_partition():
     """main.py, firmware/main.py and the rp2 backend's build(), the code read from /rom.
     Measured 2026-11-29: 116,000 B free after the boot against 107,632 B on the stock image
@@ -72,21 +65,22 @@ def test_the_board_boots_on_the_shipped_firmware_with_its_code_in_the_romfs_part
     differ most: 8.7 KB of heap from ROMFS, 32-43 KB from .mpy files)."""
     require_pico()
     image = rp2emu.build_image(with_tests=False, code=False)
-    with rp2emu.Pico(image, firmware=ship.OUT / ship.NAME, romfs=rp2emu.romfs_part()) as pico:
+    assert rp2emu.SHIPPED_ROMFS == ship.OUT / ship.NAME
+    with rp2emu.Pico(image, firmware=rp2emu.SHIPPED_ROMFS, romfs=rp2emu.romfs_part()) as pico:
         result = pico.run(
             "import sys\nfrom firmware import computer\n"
             "print('MACHINE', sys.implementation._machine)\n"
             "print('FILE', computer.__file__)\n"
         )
-        romfs = boot_event(pico)
+        said = pico.boot.get("main_said") or ""
     assert result.ok, result.describe()
     assert "MACHINE Smart game board Pico ROMFS with RP2040" in result.stdout
     assert "FILE /rom/firmware/computer.mpy" in result.stdout
-    assert (romfs["game"], romfs["sensor"]) == ("calculissimo", "nfc")
-    with rp2emu.Pico(rp2emu.build_image(with_tests=False)) as pico:
-        assert pico.run("print('after boot')\n").ok  # (the Pico boots for its first script)
-        stock = boot_event(pico)
-    assert romfs["free"] > stock["free"] + 4096, (romfs, stock)
+    assert '"game": "calculissimo", "sensor": "nfc"' in said, said
+    # the boot event's free heap, beside the stock image's (make bench's figures)
+    heap = picobench.board_boot()
+    assert heap["romfs"] == picobench.boot_free(said)
+    assert heap["romfs"] > heap["firmware"] + 4096, heap
 
 
 # --- the command ---

@@ -32,8 +32,6 @@ RESULT = "PICOBENCH "
 # linker maps): the margin there is this run's lowest less that.
 HEAP_LESS_ON_1_22 = 12 * 1024
 
-SHIPPED = rp2emu.REPO_ROOT / "deploy" / "firmware" / "SMARTBOARD_PICO-ROMFS.uf2"
-
 _PROBE = "from tools import fuelprobe\nfuelprobe.cost(lambda: None)\n"
 
 _FIRMWARE = """
@@ -98,7 +96,7 @@ def firmware(pico: rp2emu.Pico) -> dict:
     return {"scan": scan, "sense_to_led": led, "screen": screen}
 
 
-def _boot_free(said: str) -> int | None:
+def boot_free(said: str) -> int | None:
     """The free heap the firmware's boot event gives; SystemExit when it did not boot."""
     for line in said.splitlines():
         if '"ev": "boot"' in line:
@@ -118,12 +116,14 @@ def board_boot() -> dict:
         result = pico.run("import gc\ngc.collect()\nprint(%r + str(gc.mem_free()))\n" % RESULT)
         alone = int(_result(result, "the free heap"))
         said = pico.boot.get("main_said") or ""
-    out = {"micropython": alone, "firmware": _boot_free(said), "said": said, "romfs": None}
-    if SHIPPED.is_file():
+    out = {"micropython": alone, "firmware": boot_free(said), "said": said, "romfs": None}
+    if rp2emu.SHIPPED_ROMFS.is_file():
         image = rp2emu.build_image(with_tests=False, code=False)
-        with rp2emu.Pico(image, firmware=SHIPPED, romfs=rp2emu.romfs_part()) as pico:
+        part = rp2emu.romfs_part()
+        with rp2emu.Pico(image, firmware=rp2emu.SHIPPED_ROMFS, romfs=part) as pico:
+            # (the Pico boots for its first script)
             _result(pico.run("print(%r + 'true')\n" % RESULT), "the ROMFS boot")
-            out["romfs"] = _boot_free(pico.boot.get("main_said") or "")
+            out["romfs"] = boot_free(pico.boot.get("main_said") or "")
     return out
 
 

@@ -40,9 +40,9 @@ LEVEL = 3
 # What `make firmware` leaves (deploy/README.md): (file, whether the code goes to its ROMFS).
 BUILT = rp2emu.REPO_ROOT / "build" / "firmware"
 BUILT_IMAGES = (("SMARTBOARD_PICO.bin", False), ("SMARTBOARD_PICO-ROMFS.bin", True))
-# The ROMFS firmware the repository ships (deploy/ship.py): the same build as the ROMFS one
-# above, for when none was built here.
-SHIPPED = rp2emu.REPO_ROOT / "deploy" / "firmware" / "SMARTBOARD_PICO-ROMFS.uf2"
+# The ROMFS firmware the repository ships: the same build as the ROMFS one above, for when
+# none was built here.
+SHIPPED = rp2emu.SHIPPED_ROMFS
 FIELDS = ("score", "short", "whole", "steps", "given_up", "passed_over", "free")
 
 

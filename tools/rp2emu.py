@@ -56,6 +56,8 @@ PACKAGE = "rp2040js"
 # The checkout's parent folder holds shared/ (CI clones main with shared/ beside it).
 SHARED_RP2 = REPO_ROOT.parent / "shared" / "rp2"
 FIRMWARE = SHARED_RP2 / "micropython-v1.27.0-RPI_PICO.bin"
+# The ROMFS firmware the repository ships (deploy/ship.py), a .uf2 (see flash_file()).
+SHIPPED_ROMFS = REPO_ROOT / "deploy" / "firmware" / "SMARTBOARD_PICO-ROMFS.uf2"
 BOOTROM = SHARED_RP2 / "rp2040-bootrom-B1.bin"
 BUILD = REPO_ROOT / "build" / "rp2emu"
 
