@@ -8,8 +8,9 @@ On a firmware with the device code frozen in it (`make firmware`) only the other
 copied. On a firmware with a ROMFS partition (the shipped one, which `python -m host_tools
 firmware` puts on a Pico in BOOTSEL mode, or `make firmware BOARD_VARIANT=ROMFS`) the code
 goes into the partition, with mpremote's romfs code, and runs from flash; `--romfs` refuses a
-firmware without one, `--files` copies the .mpy files to the filesystem even so. A copy cut short leaves the board saying "firmware copy incomplete" on USB until the
-next flash finishes it.
+firmware without one, `--files` copies the .mpy files to the filesystem even so. A copy cut
+short leaves the board saying "firmware copy incomplete" on USB until the next flash
+finishes it.
 
 Exit status: 0 done, 1 the board cannot start after the copy, 2 an error (no board, no
 answer, a refused settings file, a copy cut off).

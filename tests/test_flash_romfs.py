@@ -403,7 +403,7 @@ def test_romfs_flash_refuses_an_image_bigger_than_the_partition(built, rp2_board
     assert status == 2 and "flash --files copies the .mpy files instead" in err
 
 
-def test_romfs_and_files_together_are_refused_before_the_board_is_asked(capsys):
+def test_romfs_and_files_together_are_refused_before_the_board_is_asked():
     status, out, err = cli("flash", "--port", "/dev/null-none", "--romfs", "--files")
     assert status == 2 and out == ""
     assert err == "flash: --romfs and --files contradict each other: give one\n"

@@ -50,7 +50,8 @@ def test_the_shipped_image_is_the_one_recorded_and_a_whole_rp2040_firmware(tmp_p
 
 def test_the_board_definition_is_the_one_the_image_was_built_from():
     """Change deploy/boards/SMARTBOARD_PICO and this fails until the image is built again:
-    make firmware MICROPY_DIR=... BOARD_VARIANT=ROMFS, then make ship-firmware (deploy/README.md)."""
+    make firmware MICROPY_DIR=... BOARD_VARIANT=ROMFS, then make ship-firmware
+    (deploy/README.md)."""
     assert ship.board_files() == built()["board_files"], (
         "deploy/boards/%s changed since the shipped firmware was built: build it again"
         " (make firmware MICROPY_DIR=... BOARD_VARIANT=ROMFS; make ship-firmware MICROPY_DIR=...)"
