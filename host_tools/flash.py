@@ -52,7 +52,8 @@ REPO = Path(__file__).resolve().parent.parent
 # copies the bytecode into its heap: with -O3 the device code is 7.4 % smaller (154,265 B of
 # .mpy against 166,613 B) and the firmware leaves 8.9 KB more of the heap free after its boot
 # (96,928 B against 88,048 B, tools/picobench.py board_boot(), emulated Pico, 2026-11-29); a
-# board's tracebacks then give every line as 1, the functions still by name. `flash --lines` keeps them (LINES_FLAGS), for a board being debugged.
+# board's tracebacks then give every line as 1, the functions still by name. `flash --lines`
+# keeps them (LINES_FLAGS), for a board being debugged.
 LINES_FLAGS = ("-march=armv6m",)
 MPY_CROSS_FLAGS = LINES_FLAGS + ("-O3",)
 SCRIPTS = ("main.py", "boot.py")  # run as source by MicroPython, so copied, never compiled
