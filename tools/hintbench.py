@@ -1,7 +1,7 @@
 """The hint on the chip (issue 12): how soon engine/search.py finds a legal move, how good
 its move is after about one second, and whether it finds the best within about five.
 
-    .venv/bin/python -m tools.hintbench [--positions N] [--pico N] [--game calqable]
+    .venv/bin/python -m tools.hintbench [--positions N] [--pico N] [--game calqable] [--shipped]
 
 The positions are those of tools/benchset.py's set that have a legal move, past the first
 three turns (mid-game), for each game (Calculissimo, then Cal-Q-Able with nine tiles).
@@ -11,7 +11,8 @@ at 80 M fuel (about 1 s on the RP2040) against the set's best score, and whether
 was found within 400 M fuel (about 5 s).
 Goals: a legal move within 80 M; at least 80 % of the best score on average at 80 M; the
 best within 400 M on at least 90 % of the positions. Then the first `--pico` positions on
-the emulated Pico (tools/rp2emu.py, the stock firmware, code from .mpy files): the same with
+the emulated Pico (tools/rp2emu.py, the stock firmware, code from .mpy files; `--shipped`:
+the ROMFS firmware the repository ships, code from its partition): the same with
 emulated cycles, budgets of 1 s and 5 s at 125 MHz, and the search's heap over the 5 s,
 collected at every check of the budget (goal: 24 KB).
 """
@@ -78,15 +79,23 @@ def wasi(entries):
     return run_batches("hintprobe", calls, WHOLE_FUEL + 2_000_000_000, "HINT ")
 
 
-def pico(entries):
+def pico(entries, shipped=False):
+    """(traces of 5 s, traces with the heap collected) on the emulated Pico: the stock image
+    with the code from .mpy files, or (`shipped`) the ROMFS firmware the repository ships,
+    the code in its partition as `host_tools flash` puts it."""
     from tools import rp2emu
 
     timed = []
     heaps = []
-    with rp2emu.Pico(rp2emu.build_image()) as chip:
+    options = {}
+    prelude = rp2emu.prelude()
+    if shipped:
+        options = {"firmware": rp2emu.SHIPPED_ROMFS, "romfs": rp2emu.romfs_part()}
+        prelude = rp2emu.prelude(["engine.rulebook"])  # (a test-only module, not in /rom)
+    with rp2emu.Pico(rp2emu.build_image(code=not shipped), **options) as chip:
         for e in entries:
             for heap, cap in ((False, 5 * CYCLES_PER_S), (True, 5 * CYCLES_PER_S)):
-                code = rp2emu.prelude() + "from tools import hintprobe\n" + _call(e, cap, heap)
+                code = prelude + "from tools import hintprobe\n" + _call(e, cap, heap)
                 r = chip.run(code, max_cycles=cap * 4 + 4_000_000_000, timeout_s=900)
                 got = lines(r.stdout, "HINT ")
                 if len(got) != 1:
@@ -186,23 +195,28 @@ def main():
     ap.add_argument("--positions", type=int, default=0, help="at most this many (0: all)")
     ap.add_argument("--pico", type=int, default=6, help="positions on the emulated Pico")
     ap.add_argument("--game", choices=GAMES, action="append", help="one game (default: both)")
+    ap.add_argument(
+        "--shipped",
+        action="store_true",
+        help="the Pico part on the shipped ROMFS firmware (deploy/firmware/), not the stock one",
+    )
     args = ap.parse_args()
     ok = True
     for game in args.game or GAMES:
-        ok = bench(game, args.positions or None, args.pico) and ok
+        ok = bench(game, args.positions or None, args.pico, args.shipped) and ok
     print("hint goals met" if ok else "hint goals NOT met")
     return 0 if ok else 1
 
 
-def bench(game, limit, on_pico):
+def bench(game, limit, on_pico, shipped=False):
     """Every figure of one game; True if its goals are met."""
     entries = positions(limit, game)
     name = "%s, WASI MicroPython" % game
     ok = report(name, "fuel", entries, wasi(entries), FIRST_FUEL, WHOLE_FUEL)
     if on_pico:
         some = entries[:on_pico]
-        timed, heaps = pico(some)
-        name = "%s, emulated Pico" % game
+        timed, heaps = pico(some, shipped)
+        name = "%s, emulated Pico%s" % (game, " (shipped ROMFS firmware)" if shipped else "")
         ok = report(name, "cycles", some, timed, CYCLES_PER_S, 5 * CYCLES_PER_S) and ok
         most = max(h["heap"] for h in heaps)
         short = sum(1 for t in timed + heaps if t.get("memory"))
