@@ -53,8 +53,10 @@ def _deepest_below_tick(run, top="tick"):
 
 
 def test_the_boards_think_stays_within_the_rp2_stack():
-    from engine import players, search  # noqa: F401  (imported apart: CPython's import
-    # machinery nests deeper than anything the board does)
+    # imported apart, with what the think imports when first needed (the game's generator,
+    # and the leave table for level 4): CPython's import machinery nests deeper than
+    # anything the board does
+    from engine import leave, movegen_calculissimo, players, search  # noqa: F401
 
     for level in (1, 4):
         b = new_board({"players": 2, "computer": [0, level]})
