@@ -65,9 +65,7 @@ def test_the_board_boots_on_the_shipped_firmware_with_its_code_in_the_romfs_part
     (the firmware's own modules; the search's code, loaded at a think, is where the two
     differ most: 8.7 KB of heap from ROMFS, 32-43 KB from .mpy files)."""
     require_pico()
-    image = rp2emu.build_image(with_tests=False, code=False)
-    assert rp2emu.SHIPPED_ROMFS == ship.OUT / ship.NAME
-    with rp2emu.Pico(image, firmware=rp2emu.SHIPPED_ROMFS, romfs=rp2emu.romfs_part()) as pico:
+    with rp2emu.shipped_pico(with_tests=False) as pico:
         result = pico.run(
             "import sys\nfrom firmware import computer\n"
             "print('MACHINE', sys.implementation._machine)\n"

@@ -87,12 +87,10 @@ def pico(entries, shipped=False):
 
     timed = []
     heaps = []
-    options = {}
     prelude = rp2emu.prelude()
     if shipped:
-        options = {"firmware": rp2emu.SHIPPED_ROMFS, "romfs": rp2emu.romfs_part()}
         prelude = rp2emu.prelude(["engine.rulebook"])  # (a test-only module, not in /rom)
-    with rp2emu.Pico(rp2emu.build_image(code=not shipped), **options) as chip:
+    with rp2emu.shipped_pico() if shipped else rp2emu.Pico(rp2emu.build_image()) as chip:
         for e in entries:
             for heap, cap in ((False, 5 * CYCLES_PER_S), (True, 5 * CYCLES_PER_S)):
                 code = prelude + "from tools import hintprobe\n" + _call(e, cap, heap)

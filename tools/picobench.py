@@ -118,9 +118,7 @@ def board_boot() -> dict:
         said = pico.boot.get("main_said") or ""
     out = {"micropython": alone, "firmware": boot_free(said), "said": said, "romfs": None}
     if rp2emu.SHIPPED_ROMFS.is_file():
-        image = rp2emu.build_image(with_tests=False, code=False)
-        part = rp2emu.romfs_part()
-        with rp2emu.Pico(image, firmware=rp2emu.SHIPPED_ROMFS, romfs=part) as pico:
+        with rp2emu.shipped_pico(with_tests=False) as pico:
             # (the Pico boots for its first script)
             _result(pico.run("print(%r + 'true')\n" % RESULT), "the ROMFS boot")
             out["romfs"] = boot_free(pico.boot.get("main_said") or "")

@@ -49,6 +49,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import NamedTuple, Self
 
+from deploy import ship
+
 REPO_ROOT = Path(__file__).resolve().parent.parent
 TOOLS = REPO_ROOT / "tools"
 SCRIPT = TOOLS / "rp2emu.mjs"
@@ -57,7 +59,7 @@ PACKAGE = "rp2040js"
 SHARED_RP2 = REPO_ROOT.parent / "shared" / "rp2"
 FIRMWARE = SHARED_RP2 / "micropython-v1.27.0-RPI_PICO.bin"
 # The ROMFS firmware the repository ships (deploy/ship.py), a .uf2 (see flash_file()).
-SHIPPED_ROMFS = REPO_ROOT / "deploy" / "firmware" / "SMARTBOARD_PICO-ROMFS.uf2"
+SHIPPED_ROMFS = ship.OUT / ship.NAME
 BOOTROM = SHARED_RP2 / "rp2040-bootrom-B1.bin"
 BUILD = REPO_ROOT / "build" / "rp2emu"
 
@@ -393,6 +395,13 @@ def node_command(node: str | None = None) -> str:
         if not path.is_file():
             raise Rp2emuError(f"{path} is missing (shared/ should be beside the checkout)")
     return node
+
+
+def shipped_pico(with_tests: bool = True, **options) -> Pico:
+    """A Pico running the shipped ROMFS firmware with this checkout's device code in its
+    partition, as `host_tools flash` leaves a board (`with_tests`: see build_image)."""
+    image = build_image(with_tests, code=False)
+    return Pico(image, firmware=SHIPPED_ROMFS, romfs=romfs_part(), **options)
 
 
 class Pico:
