@@ -332,15 +332,24 @@ class App:
     def _think(self, ref):
         """The board's turn or a hint: the search runs inside this step, for up to the
         `think_seconds` setting; meanwhile the display's progress line is redrawn and the
-        watchdog fed, and no chip or button is read (the person is waiting for the board)."""
+        watchdog fed, and no chip is read (the person is waiting for the board). A button
+        pressed during the think ends it with the move found so far (buttons.watch); it is
+        not also a press for the mode that follows."""
 
-        def progress(percent):
-            ref.state.percent = percent
+        def progress(percent, score):
+            state = ref.state
+            state.percent = percent
+            state.score = score
             ref.dirty = True
             self.refresh(text=True)
 
         watchdog = self.hw.watchdog
-        ref.think(progress, None if watchdog is None else watchdog.feed)
+        buttons = self.buttons
+        buttons.watch()
+        try:
+            ref.think(progress, None if watchdog is None else watchdog.feed, buttons.pressed_since)
+        finally:
+            buttons.hold_off()
         self.refresh()
 
     # ----- service modes (firmware/service.py) ---------------------------------------------

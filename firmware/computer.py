@@ -39,7 +39,8 @@ HINT_LEVEL = 3  # a hint is the best score found
 PROGRESS_MS = 250  # the display's progress line moves on at most this often
 # What the last think did, for the bench and the tests: [score, whether the search ran short
 # of memory (it then gives the best move found so far), whether it was whole, its steps,
-# the squares of `=` it gave up for memory and those it passed over (Cal-Q-Able)].
+# the squares of `=` it gave up for memory and those it passed over (Cal-Q-Able), and whether a
+# button ended it early (`interrupted`)].
 last = []  # type: list
 # Kept free while the search runs, for what the think does after it: its record, the swap,
 # and dropping the search's modules (`_drop`). A search short of memory can leave no free
@@ -48,17 +49,22 @@ last = []  # type: list
 RESERVE_BYTES = 1024
 
 
-def think(game, rack, level, clock, ms, progress=None, keepalive=None):
+def think(game, rack, level, clock, ms, progress=None, keepalive=None, interrupted=None):
     """(move, score, chips to swap or None) the board plays for the player to move holding
-    `rack` at `level`; move None with no legal move found. `progress(percent)` is called
-    between two lines of the search (at most every PROGRESS_MS), on the board to redraw the
-    display; `keepalive()` with every check of the clock (the watchdog).
+    `rack` at `level`; move None with no legal move found. `progress(percent, score)` is
+    called between two lines of the search (at most every PROGRESS_MS), on the board to
+    redraw the display, with the score of the move chosen so far (None before the first);
+    `keepalive()` with every check of the clock (the watchdog). `interrupted()`, asked at
+    the same checks, True once a person wants the move found so far: the search then stops
+    at the first check with a move in hand (the search is anytime; a hint of 20 s can be
+    taken at 3).
 
     The search's modules are imported here, when the board thinks, and on a board dropped
     again once it has (see `_drop`). Running out of memory anywhere in it, their import and
     the search's set-up included, is a search short of memory, never an error."""
     before = _loaded()
-    last[:] = [None, True, False, 0, 0, 0]  # short of memory until the search has run
+    last[:] = [None, True, False, 0, 0, 0, False]  # short of memory until the search has run
+    early = [False]  # `interrupted` ended the search
     reserve = None
     try:
         try:
@@ -81,6 +87,10 @@ def think(game, rack, level, clock, ms, progress=None, keepalive=None):
             def expired():
                 if keepalive is not None:
                     keepalive()
+                # (asked even before a move is found: a press then is kept for later)
+                if interrupted is not None and interrupted() and s is not None and s.found:
+                    early[0] = True
+                    return True
                 return ticks_diff(clock.ticks_ms(), start) >= ms
 
             def between():
@@ -89,7 +99,7 @@ def think(game, rack, level, clock, ms, progress=None, keepalive=None):
                     drawn[0] = now
                     done = ticks_diff(now, start) * 100 // ms
                     taken = s.gen.steps if s is not None and s.gen is not None else 0
-                    progress(min(99, max(done, taken * 100 // steps)))
+                    progress(min(99, max(done, taken * 100 // steps)), chooser.choice()[1])
 
             s = search.Search(
                 game,
@@ -105,7 +115,7 @@ def think(game, rack, level, clock, ms, progress=None, keepalive=None):
         move, score = s.run()  # a MemoryError in the search ends it (search.py)
         reserve = None
         given_up = getattr(s.gen, "given_up", 0)  # Cal-Q-Able's generator only
-        last[:] = [score, s.short_of_memory, s.complete, s.spent, given_up, s.skipped]
+        last[:] = [score, s.short_of_memory, s.complete, s.spent, given_up, s.skipped, early[0]]
         s = None  # its generation's lists may fill the heap: garbage from here on
         swap = None
         if game.can_swap():

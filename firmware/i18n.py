@@ -88,6 +88,8 @@ _EN = {
     "rack_count": "Show 1 to %d chips",
     "rack_count_1": "Show 1 chip",
     "thinking": "Thinking %d%%",
+    "thinking_hint": "Thinking %d%%, best %d pts: OK shows it",
+    "thinking_turn": "Thinking %d%%: OK plays now",
     "take_off": "Take the chip off %s",
     "lay_this": "Lay %s on %s",
     "board_ok": "Laid: OK plays %d pts",

@@ -72,6 +72,8 @@ MESSAGES = {
     "rack_count": "Montrez 1 à %d jetons",
     "rack_count_1": "Montrez 1 jeton",
     "thinking": "Réflexion %d %%",
+    "thinking_hint": "Réflexion %d %%, meilleur %d pts : OK l'affiche",
+    "thinking_turn": "Réflexion %d %% : OK joue maintenant",
     "take_off": "Retirez le jeton %s",
     "lay_this": "Posez %s en %s",
     "board_ok": "Posé : OK joue %d pts",

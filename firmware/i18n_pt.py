@@ -72,6 +72,8 @@ MESSAGES = {
     "rack_count": "Mostre 1 a %d peças",
     "rack_count_1": "Mostre 1 peça",
     "thinking": "A pensar %d %%",
+    "thinking_hint": "A pensar %d %%, melhor %d pts: OK mostra",
+    "thinking_turn": "A pensar %d %%: OK joga já",
     "take_off": "Tire a peça de %s",
     "lay_this": "Ponha %s em %s",
     "board_ok": "Posto: OK joga %d pts",

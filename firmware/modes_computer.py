@@ -7,8 +7,10 @@ lifted they hold no move: confirming waits for them (Referee.blocked).
              with at least one chip shown (and at most the rack's count): Think. For a hint
              BACK returns to the move; the computer's turn has no way back.
   Think      the display says "Thinking"; at the end of that step the App runs the search
-             (think() here, firmware/computer.think) with a progress line, then: Guide, or
-             the computer's swap or pass; for a hint, HintShow.
+             (think() here, firmware/computer.think) with a progress line and, once it has
+             a move, the hint's points so far (or, for the board's turn, that OK plays
+             now): a button pressed then ends the think with the move found so far. Then:
+             Guide, or the computer's swap or pass; for a hint, HintShow.
   Guide      the computer's move. Its squares still to fill blink; the display names the
              first of them and its face. A chip laid there with that face (a joker taking
              the move's value) joins the pending move; any other chip is stray and blinks
@@ -73,9 +75,10 @@ def save_seat(ref):
         ref.save_failed = True
 
 
-def think(ref, progress, keepalive):
+def think(ref, progress, keepalive, interrupted=None):
     """In mode THINK: run the search for the rack shown (or journaled), then act on it.
-    The App calls it right from its step: the search nests calls (firmware/computer.py)."""
+    The App calls it right from its step: the search nests calls (firmware/computer.py).
+    `interrupted()` is True once a button was pressed: the move found so far is taken."""
     game = ref.game
     seat = ref.seat
     hint = ref.state.hint
@@ -83,10 +86,16 @@ def think(ref, progress, keepalive):
     level = computer.HINT_LEVEL if hint else ref.level(p)
     rack = _rack(ref) if hint or seat.rack is None else seat.rack
     ms = ref.settings["think_seconds"] * 1000
-    move, score, swap = computer.think(game, rack, level, ref.clock, ms, progress, keepalive)
+    move, score, swap = computer.think(
+        game, rack, level, ref.clock, ms, progress, keepalive, interrupted
+    )
     # The search stopped at a MemoryError (computer.last): its move is the best it had found,
     # and without one the board does not know there is none. Said so, on the display too.
-    short = ("short", True) if computer.last and computer.last[1] else ()
+    # ("early": a person took the move found so far.)
+    last = computer.last
+    short = ("short", True) if last and last[1] else ()
+    if last and last[6]:
+        short += ("early", True)
     events = ref.events
     if hint:
         seat.hints[p] += 1
@@ -170,13 +179,18 @@ class Think(Mode):
         self.hint = hint
         self.in_turn = hint
         self.percent = 0
+        self.score = None  # the score of the move chosen so far (the App sets both)
 
     def placed(self, sq, face):
         if face is not None:  # a chip of the rack, laid again after a power cut
             self.ref.shown[sq] = face
 
     def prompt(self):
-        return ("thinking", self.percent)
+        if self.score is None:
+            return ("thinking", self.percent)
+        if self.hint:
+            return ("thinking_hint", self.percent, self.score)
+        return ("thinking_turn", self.percent)
 
 
 class Guide(Mode):

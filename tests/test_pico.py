@@ -136,6 +136,7 @@ LEFT_OUT["tests.fw.test_computer"] = (
     "the board's think with the simulated parts' and the tests' code in RAM: MemoryError "
     "(54 KB free after the imports); see the comment above"
 )
+LEFT_OUT["tests.fw.test_think_early"] = LEFT_OUT["tests.fw.test_computer"]
 
 # Whole-board modules that pass here but take minutes of emulation each (emulated cycles on
 # 2026-11-24; the emulator does about 60 M a second on one core): `make test` leaves them to

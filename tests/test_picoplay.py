@@ -115,7 +115,7 @@ def test_the_lean_boards_flash_keeps_files_in_its_buffer():
 def test_the_report_names_a_fault_and_the_thinks_short_of_memory(capsys):
     from tools import picoplay
 
-    think = dict(zip(picoplay.FIELDS, [12, False, False, 800, 0, 0, 9000]))
+    think = dict(zip(picoplay.FIELDS, [12, False, False, 800, 0, 0, False, 9000]))
     short = dict(think, score=None, short=True, steps=100)
     out = {
         "game": "calqable",

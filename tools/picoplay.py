@@ -43,7 +43,7 @@ BUILT_IMAGES = (("SMARTBOARD_PICO.bin", False), ("SMARTBOARD_PICO-ROMFS.bin", Tr
 # The ROMFS firmware the repository ships: the same build as the ROMFS one above, for when
 # none was built here.
 SHIPPED = rp2emu.SHIPPED_ROMFS
-FIELDS = ("score", "short", "whole", "steps", "given_up", "passed_over", "free")
+FIELDS = ("score", "short", "whole", "steps", "given_up", "passed_over", "early", "free")
 
 
 def _order() -> list[str]:

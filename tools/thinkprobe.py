@@ -48,7 +48,7 @@ def think(board, rack, seed, level, heap=False):
     base = mem_free() if heap else 0
     low = [base]
 
-    def progress(percent):
+    def progress(percent, _score):
         if heap:
             collect()
             low[0] = min(low[0], mem_free())

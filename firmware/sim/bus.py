@@ -32,9 +32,13 @@ class SimPin:
         self._value = value
         self.listeners = []
         self.writes = 0
+        self.reads = []  # levels the next reads give (script)
+        self.when = None
 
     def value(self, v=None):
         if v is None:
+            if self.reads and (self.when is None or self.when()):
+                self._value = self.reads.pop(0)
             return self._value
         v = 1 if v else 0
         self.writes += 1
@@ -56,6 +60,14 @@ class SimPin:
     def drive(self, v):
         """The outside world sets an input's level (a button, a sensor)."""
         self._value = 1 if v else 0
+
+    def script(self, levels, when=None):
+        """The levels the input's next reads give (those made while `when()` holds, if
+        given), one a read, the last one kept: the outside world acting while the firmware
+        is inside one step and the simulated clock stands still (a button pressed while the
+        board thinks)."""
+        self.reads = [1 if v else 0 for v in levels]
+        self.when = when
 
 
 class SimI2C:

@@ -15,6 +15,8 @@ import engine.calqable  # noqa: F401  (registers the ruleset)
 from engine.game import Game
 from engine.profile import Profile
 from firmware import computer
+from firmware.buttons import Buttons
+from firmware.sim.bus import SimPin
 from tests.engine.checks import eq
 from tests.engine.fixtures import profile_data
 from tools.positions import lay_out
@@ -67,8 +69,18 @@ def _nested(k, run):
 def test_the_calqable_think_keeps_within_the_stack_the_board_leaves_it():
     game = lay_out(Game(Profile(profile_data("calqable")), 2, seed=SEED), BOARD)
     game.racks[game.to_move] = list(RACK)
-    # level 1: its chooser nests deepest; 40 checks of the clock, some 2,500 steps
-    got = _nested(ABOVE, lambda: computer.think(game, list(RACK), 1, _Ticking(), 40))
+    # level 1: its chooser nests deepest; 40 checks of the clock, some 2,500 steps. At each
+    # check, as on the board, the watchdog is fed and the buttons are read (firmware/app.py;
+    # `int` stands for the watchdog's feed, a C function as it is; a simulated pin's read
+    # is a Python call where a machine.Pin's is a C one: one frame deeper than the board).
+    clock = _Ticking()
+    buttons = Buttons({"ok": SimPin("ok")}, clock)
+    buttons.watch()
+
+    def think():
+        return computer.think(game, list(RACK), 1, clock, 40, None, int, buttons.pressed_since)
+
+    got = _nested(ABOVE, think)
     move, score, _ = got
     eq(move is not None, True, "a move")
     eq(game.check(move).score, score)
