@@ -89,6 +89,7 @@ _EN = {
     "rack_count_1": "Show 1 chip",
     "thinking": "Thinking %d%%",
     "thinking_hint": "Thinking %d%%, best %d pts: OK shows it",
+    "thinking_hint_1": "Thinking %d%%, best %d pt: OK shows it",
     "thinking_turn": "Thinking %d%%: OK plays now",
     "take_off": "Take the chip off %s",
     "lay_this": "Lay %s on %s",

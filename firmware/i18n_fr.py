@@ -73,6 +73,7 @@ MESSAGES = {
     "rack_count_1": "Montrez 1 jeton",
     "thinking": "Réflexion %d %%",
     "thinking_hint": "Réflexion %d %%, meilleur %d pts : OK l'affiche",
+    "thinking_hint_1": "Réflexion %d %%, meilleur %d pt : OK l'affiche",
     "thinking_turn": "Réflexion %d %% : OK joue maintenant",
     "take_off": "Retirez le jeton %s",
     "lay_this": "Posez %s en %s",

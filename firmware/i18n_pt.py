@@ -73,6 +73,7 @@ MESSAGES = {
     "rack_count_1": "Mostre 1 peça",
     "thinking": "A pensar %d %%",
     "thinking_hint": "A pensar %d %%, melhor %d pts: OK mostra",
+    "thinking_hint_1": "A pensar %d %%, melhor %d pt: OK mostra",
     "thinking_turn": "A pensar %d %%: OK joga já",
     "take_off": "Tire a peça de %s",
     "lay_this": "Ponha %s em %s",

@@ -93,29 +93,32 @@ def think(ref, progress, keepalive, interrupted=None):
     # and without one the board does not know there is none. Said so, on the display too.
     # ("early": a person took the move found so far.)
     last = computer.last
-    short = ("short", True) if last and last[1] else ()
+    short = bool(last and last[1])
+    extra = []  # type: list
+    if short:
+        extra += ("short", True)
     if last and last[6]:
-        short += ("early", True)
+        extra += ("early", True)
     events = ref.events
     if hint:
         seat.hints[p] += 1
         save_seat(ref)
         text = None if move is None else str(move)
         events.emit(
-            "hint", "player", p + 1, "move", text, "score", score, "hints", seat.hints[p], *short
+            "hint", "player", p + 1, "move", text, "score", score, "hints", seat.hints[p], *extra
         )
-        ref.enter(HintShow(ref, move, score, bool(short)))
+        ref.enter(HintShow(ref, move, score, short))
         return
     if move is not None and swap is None:
         seat.move = move
         seat.score = score
         save_seat(ref)
         events.emit(
-            "computer", "player", p + 1, "level", level, "move", str(move), "score", score, *short
+            "computer", "player", p + 1, "level", level, "move", str(move), "score", score, *extra
         )
         ref.enter(Guide(ref, move, score))
         return
-    events.emit("computer", "player", p + 1, "level", level, "swap", swap, "score", 0, *short)
+    events.emit("computer", "player", p + 1, "level", level, "swap", swap, "score", 0, *extra)
     seat.clear_turn()
     if swap:
         ref.swap(len(swap))

@@ -5,7 +5,11 @@
 //
 // Input: JSON lines on stdin. The first sets the chip up:
 //   { "bootrom": PATH, "firmware": PATH, "image": PATH, "fs_offset": 655360, "heap_watch": B }
-// and each one after it is a script to run: { "code": TEXT, "max_cycles": N, "timeout_s": S }.
+// and each one after it is a script to run: { "code": TEXT, "max_cycles": N, "timeout_s": S },
+// optionally with "gpio": [[US, PIN, LEVEL], ...]: the level of an input pin from US
+// microseconds after the script is sent, as a button or a sensor would set it (rp2040js has no
+// pulls: an input reads low until a level is set; the levels are applied between chunks of
+// instructions, some 40-80 us apart, and not while the core sleeps).
 // Output: JSON lines on stdout: {"ev": "boot", ...} each time the chip has booted to the raw
 // REPL (before the first script, and after a script that had to be stopped), then
 // {"ev": "result", "index": k, ...} for each script, in order; {"ev": "end"} at the end of the
@@ -87,6 +91,7 @@ class Chip {
     mcu.core.PC = 0x10000000;
     this.out = ""; // what the chip sent and nobody has consumed yet (latin1: one char a byte)
     this.connected = false;
+    this.inputs = []; // [ns, pin, level] to set, in time order (a script's "gpio")
     this.news = 0; // counts what the chip did that a caller may wait for: output, connection
     this.pending = null; // an OUT transfer the chip armed while we had nothing to send
     const cdc = (this.cdc = new USBCDC(mcu.usbCtrl));
@@ -130,6 +135,15 @@ class Chip {
     return this.mcu.clock.nanos;
   }
 
+  // Set the input levels whose time has come.
+  applyInputs() {
+    const { inputs } = this;
+    while (inputs.length && inputs[0][0] <= this.ns) {
+      const [, pin, level] = inputs.shift();
+      this.mcu.gpio[pin].setInputValue(level);
+    }
+  }
+
   // Run until `done()` is true, `maxNs` of emulated time has passed, or the wall deadline.
   // Returns "done", "cycles", "timeout", or "idle" (asleep with nothing left to wake it).
   // `done()` is asked again only when the chip has sent something, or connected, since.
@@ -161,6 +175,7 @@ class Chip {
         const alarm = clock.nextAlarm;
         if (alarm !== null && alarm.nanos <= clock.nanosCounter) clock.tick(0);
       }
+      if (this.inputs.length) this.applyInputs();
       this.feed();
       if (watch) this.watchHeap(watch);
     }
@@ -297,6 +312,10 @@ function runScript(chip, script, watch) {
   const deadline = t0 + script.timeout_s * 1000;
   const ns0 = chip.ns;
   chip.out = "";
+  chip.inputs = (script.gpio || [])
+    .map(([us, pin, level]) => [ns0 + us * 1000, pin, !!level])
+    .sort((a, b) => a[0] - b[0]);
+  chip.applyInputs();
   chip.send(Buffer.from(script.code, "utf8"));
   chip.send([4]);
   const ok = chip.expect("OK", 2e9, deadline);
@@ -311,6 +330,7 @@ function runScript(chip, script, watch) {
     result = { stopped: why, stdout: latin1ToUtf8(stdout), stderr: latin1ToUtf8(stderr) };
     chip.out = "";
   }
+  chip.inputs = [];
   result.cycles = Math.round((chip.ns - ns0) / NS_PER_CYCLE);
   result.us = Math.round((chip.ns - ns0) / 1000);
   result.wall_s = (Date.now() - t0) / 1000;

@@ -461,10 +461,19 @@ class Pico:
         return "\n".join(self._proc.stderr.read().splitlines()[-20:])
 
     def run(
-        self, code: str, max_cycles: int = DEFAULT_CYCLES, timeout_s: float = DEFAULT_TIMEOUT_S
+        self,
+        code: str,
+        max_cycles: int = DEFAULT_CYCLES,
+        timeout_s: float = DEFAULT_TIMEOUT_S,
+        gpio: list[tuple[int, int, int]] | None = None,
     ) -> Result:
-        """Run `code` (start it with `prelude()`) after a soft reset; wait for its end."""
-        self._send({"code": code, "max_cycles": int(max_cycles), "timeout_s": timeout_s})
+        """Run `code` (start it with `prelude()`) after a soft reset; wait for its end.
+        `gpio`: (microseconds after the code is sent, pin, level) of input pins to set, as
+        a button would (see rp2emu.mjs: an input reads low until a level is set)."""
+        script: dict = {"code": code, "max_cycles": int(max_cycles), "timeout_s": timeout_s}
+        if gpio:
+            script["gpio"] = [list(event) for event in gpio]
+        self._send(script)
         index = self._index
         self._index += 1
         assert self._proc.stdout is not None

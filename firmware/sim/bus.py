@@ -26,6 +26,8 @@ class SimPin:
     IN = 0
     OUT = 1
     PULL_UP = 1
+    IRQ_FALLING = 4  # the rp2 port's values (the RP2040's GPIO_IRQ_EDGE_FALL and _RISE)
+    IRQ_RISING = 8
 
     def __init__(self, name="", value=1):
         self.name = name
@@ -34,11 +36,34 @@ class SimPin:
         self.writes = 0
         self.reads = []  # levels the next reads give (script)
         self.when = None
+        self.handler = None  # irq(): called with the pin at each edge of `trigger`
+        self.trigger = 0
+        self.edge = False  # inside the handler
+
+    def irq(self, handler=None, trigger=IRQ_FALLING | IRQ_RISING, hard=False):
+        """As machine.Pin.irq: `handler(pin)` at each edge the trigger names (here at once,
+        on the board soon after, between two bytecodes)."""
+        self.handler = handler
+        self.trigger = trigger
+
+    def _level(self, v):
+        if v == self._value:
+            return
+        self._value = v
+        if self.handler is not None and self.trigger & (
+            self.IRQ_RISING if v else self.IRQ_FALLING
+        ):
+            # (a read in the handler gives this level: the script moves on at the next read)
+            self.edge = True
+            try:
+                self.handler(self)
+            finally:
+                self.edge = False
 
     def value(self, v=None):
         if v is None:
-            if self.reads and (self.when is None or self.when()):
-                self._value = self.reads.pop(0)
+            if self.reads and not self.edge and (self.when is None or self.when()):
+                self._level(self.reads.pop(0))
             return self._value
         v = 1 if v else 0
         self.writes += 1
@@ -59,7 +84,7 @@ class SimPin:
 
     def drive(self, v):
         """The outside world sets an input's level (a button, a sensor)."""
-        self._value = 1 if v else 0
+        self._level(1 if v else 0)
 
     def script(self, levels, when=None):
         """The levels the input's next reads give (those made while `when()` holds, if
