@@ -2,6 +2,7 @@
 its move is after about one second, and whether it finds the best within about five.
 
     .venv/bin/python -m tools.hintbench [--positions N] [--pico N] [--game calqable] [--shipped]
+                                        [--seconds S]
 
 The positions are those of tools/benchset.py's set that have a legal move, past the first
 three turns (mid-game), for each game (Calculissimo, then Cal-Q-Able with nine tiles).
@@ -14,7 +15,9 @@ best within 400 M on at least 90 % of the positions. Then the first `--pico` pos
 the emulated Pico (tools/rp2emu.py, the stock firmware, code from .mpy files; `--shipped`:
 the ROMFS firmware the repository ships, code from its partition): the same with
 emulated cycles, budgets of 1 s and 5 s at 125 MHz, and the search's heap over the 5 s,
-collected at every check of the budget (goal: 24 KB).
+collected at every check of the budget (goal: 24 KB). `--seconds S` (more than 5): the
+Pico's searches run S seconds, and the share of the best is also given at each of
+LENGTHS up to S: what a longer `think_seconds` buys on the board.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ CYCLES_PER_S = 125_000_000
 HEAP_GOAL = 24 * 1024
 GAMES = ("calculissimo", "calqable")
 BATCH = 10
+LENGTHS = (1, 2, 5, 10, 15, 20, 30, 45, 60)  # seconds (--seconds)
 
 
 def positions(limit=None, game="calculissimo"):
@@ -79,10 +83,10 @@ def wasi(entries):
     return run_batches("hintprobe", calls, WHOLE_FUEL + 2_000_000_000, "HINT ")
 
 
-def pico(entries, shipped=False):
-    """(traces of 5 s, traces with the heap collected) on the emulated Pico: the stock image
-    with the code from .mpy files, or (`shipped`) the ROMFS firmware the repository ships,
-    the code in its partition as `host_tools flash` puts it."""
+def pico(entries, shipped=False, seconds=5):
+    """(traces of `seconds`, traces with the heap collected) on the emulated Pico: the stock
+    image with the code from .mpy files, or (`shipped`) the ROMFS firmware the repository
+    ships, the code in its partition as `host_tools flash` puts it."""
     from tools import rp2emu
 
     timed = []
@@ -92,7 +96,7 @@ def pico(entries, shipped=False):
         prelude = rp2emu.prelude(["engine.rulebook"])  # (a test-only module, not in /rom)
     with rp2emu.shipped_pico() if shipped else rp2emu.Pico(rp2emu.build_image()) as chip:
         for e in entries:
-            for heap, cap in ((False, 5 * CYCLES_PER_S), (True, 5 * CYCLES_PER_S)):
+            for heap, cap in ((False, seconds * CYCLES_PER_S), (True, seconds * CYCLES_PER_S)):
                 code = prelude + "from tools import hintprobe\n" + _call(e, cap, heap)
                 r = chip.run(code, max_cycles=cap * 4 + 4_000_000_000, timeout_s=900)
                 got = lines(r.stdout, "HINT ")
@@ -188,11 +192,26 @@ def report(name, unit, entries, traces, first, whole):
     return late == 0 and share >= 0.8 and best_found * 10 >= n * 9
 
 
+def by_length(entries, traces, seconds):
+    """Print the share of the best held, and the positions whose best was found, at each of
+    LENGTHS up to `seconds`."""
+    parts = []
+    for length in LENGTHS:
+        if length <= seconds:
+            at = length * CYCLES_PER_S
+            _, share, found = summary(entries, traces, at, at)
+            parts.append("%d s %.1f %% (best on %d)" % (length, 100 * share, found))
+    print("  by the think's length, of %d positions: %s" % (len(entries), ", ".join(parts)))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--positions", type=int, default=0, help="at most this many (0: all)")
     ap.add_argument("--pico", type=int, default=6, help="positions on the emulated Pico")
     ap.add_argument("--game", choices=GAMES, action="append", help="one game (default: both)")
+    ap.add_argument(
+        "--seconds", type=int, default=5, help="the Pico's searches this long (default 5)"
+    )
     ap.add_argument(
         "--shipped",
         action="store_true",
@@ -201,28 +220,31 @@ def main():
     args = ap.parse_args()
     ok = True
     for game in args.game or GAMES:
-        ok = bench(game, args.positions or None, args.pico, args.shipped) and ok
+        ok = bench(game, args.positions or None, args.pico, args.shipped, args.seconds) and ok
     print("hint goals met" if ok else "hint goals NOT met")
     return 0 if ok else 1
 
 
-def bench(game, limit, on_pico, shipped=False):
+def bench(game, limit, on_pico, shipped=False, seconds=5):
     """Every figure of one game; True if its goals are met."""
     entries = positions(limit, game)
     name = "%s, WASI MicroPython" % game
     ok = report(name, "fuel", entries, wasi(entries), FIRST_FUEL, WHOLE_FUEL)
     if on_pico:
         some = entries[:on_pico]
-        timed, heaps = pico(some, shipped)
+        timed, heaps = pico(some, shipped, seconds)
         name = "%s, emulated Pico%s" % (game, " (shipped ROMFS firmware)" if shipped else "")
         ok = report(name, "cycles", some, timed, CYCLES_PER_S, 5 * CYCLES_PER_S) and ok
+        if seconds > 5:
+            by_length(some, timed, seconds)
         most = max(h["heap"] for h in heaps)
         short = sum(1 for t in timed + heaps if t.get("memory"))
         print(
-            "  the search's live heap on the Pico (collected every %d steps, for 5 s): at"
+            "  the search's live heap on the Pico (collected every %d steps, for %d s): at"
             " most %d B over %d positions (goal %d B%s)"
             % (
                 movegen.STEP_CHECK,
+                seconds,
                 most,
                 len(heaps),
                 HEAP_GOAL,
