@@ -23,7 +23,8 @@ ENGINE = (
     " squares.py verdict.py"
 )
 FIRMWARE = (
-    "__init__.py app.py archive.py assemble.py backend_rp2.py buttons.py commands.py config.py"
+    "__init__.py app.py archive.py assemble.py backend_rp2.py button_watch.py buttons.py"
+    " commands.py config.py"
     " console.py events.py font.py fsio.py i18n.py i18n_fr.py i18n_pt.py journal.py leds.py"
     " computer.py main.py modes.py modes_computer.py modes_end.py pinmap.py presence.py"
     " referee.py registry.py screen.py"

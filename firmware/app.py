@@ -333,8 +333,8 @@ class App:
         """The board's turn or a hint: the search runs inside this step, for up to the
         `think_seconds` setting; meanwhile the display's progress line is redrawn and the
         watchdog fed, and no chip is read (the person is waiting for the board). A button
-        pressed during the think ends it with the move found so far (buttons.watch); it is
-        not also a press for the mode that follows."""
+        pressed during the think ends it with the move found so far (firmware/button_watch.py);
+        it is not also a press for the mode that follows."""
 
         def progress(percent, score):
             state = ref.state
@@ -344,12 +344,10 @@ class App:
             self.refresh(text=True)
 
         watchdog = self.hw.watchdog
-        buttons = self.buttons
-        buttons.watch()
         try:
-            ref.think(progress, None if watchdog is None else watchdog.feed, buttons.pressed_since)
+            ref.think(progress, None if watchdog is None else watchdog.feed, self.buttons)
         finally:
-            buttons.hold_off()
+            self.buttons.hold_off()
         self.refresh()
 
     # ----- service modes (firmware/service.py) ---------------------------------------------

@@ -40,7 +40,7 @@ PROGRESS_MS = 250  # the display's progress line moves on at most this often
 # What the last think did, for the bench and the tests: [score, whether the search ran short
 # of memory (it then gives the best move found so far), whether it was whole, its steps,
 # the squares of `=` it gave up for memory and those it passed over (Cal-Q-Able), and whether a
-# button ended it early (`interrupted`)].
+# button ended it early].
 last = []  # type: list
 # Kept free while the search runs, for what the think does after it: its record, the swap,
 # and dropping the search's modules (`_drop`). A search short of memory can leave no free
@@ -49,25 +49,30 @@ last = []  # type: list
 RESERVE_BYTES = 1024
 
 
-def think(game, rack, level, clock, ms, progress=None, keepalive=None, interrupted=None):
+def think(game, rack, level, clock, ms, progress=None, keepalive=None, buttons=None):
     """(move, score, chips to swap or None) the board plays for the player to move holding
     `rack` at `level`; move None with no legal move found. `progress(percent, score)` is
     called between two lines of the search (at most every PROGRESS_MS), on the board to
     redraw the display, with the score of the move chosen so far (None before the first);
-    `keepalive()` with every check of the clock (the watchdog). `interrupted()`, asked at
-    the same checks, True once a person wants the move found so far: the search then stops
-    at the first check with a move in hand (the search is anytime; a hint of 20 s can be
-    taken at 3).
+    `keepalive()` with every check of the clock (the watchdog). `buttons`
+    (firmware/buttons.py) are watched meanwhile (firmware/button_watch.py, asked at the same
+    checks): once one is pressed the search stops at the first check with a move in hand,
+    the move found so far (the search is anytime; a hint of 20 s can be taken at 3).
 
     The search's modules are imported here, when the board thinks, and on a board dropped
     again once it has (see `_drop`). Running out of memory anywhere in it, their import and
     the search's set-up included, is a search short of memory, never an error."""
     before = _loaded()
     last[:] = [None, True, False, 0, 0, 0, False]  # short of memory until the search has run
-    early = [False]  # `interrupted` ended the search
+    early = [False]  # a button ended the search
     reserve = None
+    watch = None
     try:
         try:
+            if buttons is not None:
+                from firmware.button_watch import Watch
+
+                watch = Watch(buttons)
             # Room for what follows the search (see RESERVE_BYTES), held while it runs.
             reserve = bytearray(RESERVE_BYTES) if ON_BOARD else None
             from engine import players, search
@@ -88,7 +93,7 @@ def think(game, rack, level, clock, ms, progress=None, keepalive=None, interrupt
                 if keepalive is not None:
                     keepalive()
                 # (asked even before a move is found: a press then is kept for later)
-                if interrupted is not None and interrupted() and s is not None and s.found:
+                if watch is not None and watch.pressed() and s is not None and s.found:
                     early[0] = True
                     return True
                 return ticks_diff(clock.ticks_ms(), start) >= ms
@@ -125,6 +130,9 @@ def think(game, rack, level, clock, ms, progress=None, keepalive=None, interrupt
         return move, score, swap
     finally:
         reserve = None  # noqa: F841  (freed for _drop, whatever ended the think)
+        if watch is not None:
+            watch.close()
+        watch = None
         _drop(before)
 
 

@@ -75,10 +75,10 @@ def save_seat(ref):
         ref.save_failed = True
 
 
-def think(ref, progress, keepalive, interrupted=None):
+def think(ref, progress, keepalive, buttons=None):
     """In mode THINK: run the search for the rack shown (or journaled), then act on it.
     The App calls it right from its step: the search nests calls (firmware/computer.py).
-    `interrupted()` is True once a button was pressed: the move found so far is taken."""
+    A press of one of the `buttons` meanwhile takes the move found so far."""
     game = ref.game
     seat = ref.seat
     hint = ref.state.hint
@@ -87,7 +87,7 @@ def think(ref, progress, keepalive, interrupted=None):
     rack = _rack(ref) if hint or seat.rack is None else seat.rack
     ms = ref.settings["think_seconds"] * 1000
     move, score, swap = computer.think(
-        game, rack, level, ref.clock, ms, progress, keepalive, interrupted
+        game, rack, level, ref.clock, ms, progress, keepalive, buttons
     )
     # The search stopped at a MemoryError (computer.last): its move is the best it had found,
     # and without one the board does not know there is none. Said so, on the display too.

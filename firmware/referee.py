@@ -176,11 +176,11 @@ class Referee:
 
         modes_computer.ask_hint(self)
 
-    def think(self, progress, keepalive, interrupted=None):
+    def think(self, progress, keepalive, buttons=None):
         """In mode THINK (the App calls it right from its step)."""
         from firmware import modes_computer
 
-        modes_computer.think(self, progress, keepalive, interrupted)
+        modes_computer.think(self, progress, keepalive, buttons)
 
     # What some modes hold, for the PC's tools and the tests (None or empty in other modes).
     @property

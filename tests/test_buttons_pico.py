@@ -1,5 +1,5 @@
 """The buttons while the board thinks, on the Pico's own firmware (stock MicroPython
-v1.27.0 on the emulated RP2040, firmware/buttons.py from the board's .mpy files): the pins'
+v1.27.0 on the emulated RP2040, firmware/button_watch.py from the board's .mpy files): the pins'
 interrupts (machine.Pin.irq, soft) run while Python code is busy, as the search is between
 two of its asks, so a tap between two asks counts and a bounce does not.
 tests/fw/test_buttons_watch.py checks the same rules on the pins' twins."""
@@ -16,6 +16,7 @@ START_MS = 300  # (the script has imported what it needs and waits for SYNC well
 # search is.
 SCRIPT = """
 import time, machine
+from firmware.button_watch import Watch
 from firmware.buttons import Buttons
 
 class Clock:
@@ -35,11 +36,12 @@ def until(ms):
 
 for case in range(3):
     until(400 * case)
-    buttons.watch()
+    watch = Watch(buttons)
     asks = []
     for k in (1, 2, 3):
         until(400 * case + 100 * k)
-        asks.append(buttons.pressed_since())
+        asks.append(watch.pressed())
+    watch.close()
     buttons.hold_off()
     print("CASE", case, asks)
 """ % (PIN, SYNC)

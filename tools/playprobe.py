@@ -53,8 +53,8 @@ def _watch_thinks():
     real_think = computer.think
     clock = _Clock()
 
-    def think(game, rack, level, _still, ms, progress=None, keepalive=None, interrupted=None):
-        out = real_think(game, rack, level, clock, ms, progress, keepalive, interrupted)
+    def think(game, rack, level, _still, ms, progress=None, keepalive=None, buttons=None):
+        out = real_think(game, rack, level, clock, ms, progress, keepalive, buttons)
         print(THINK + json.dumps(computer.last + [mem_free()]))
         return out
 

@@ -17,6 +17,7 @@ from engine.profile import Profile
 from firmware import computer
 from firmware.buttons import Buttons
 from firmware.sim.bus import SimPin
+from firmware.sim.clock import SimClock
 from tests.engine.checks import eq
 from tests.engine.fixtures import profile_data
 from tools.positions import lay_out
@@ -47,18 +48,6 @@ BOARD = {
 }  # fmt: skip
 
 
-class _Ticking:
-    """A clock that moves on a millisecond each time it is read: the think checks it every
-    movegen.STEP_CHECK steps, so its budget in milliseconds is about that many checks."""
-
-    def __init__(self):
-        self.now = 0
-
-    def ticks_ms(self):
-        self.now += 1
-        return self.now
-
-
 def _nested(k, run):
     """run() under k more nested calls."""
     if k == 0:
@@ -69,16 +58,19 @@ def _nested(k, run):
 def test_the_calqable_think_keeps_within_the_stack_the_board_leaves_it():
     game = lay_out(Game(Profile(profile_data("calqable")), 2, seed=SEED), BOARD)
     game.racks[game.to_move] = list(RACK)
-    # level 1: its chooser nests deepest; 40 checks of the clock, some 2,500 steps. At each
-    # check, as on the board, the watchdog is fed and the buttons are read (firmware/app.py;
-    # `int` stands for the watchdog's feed, a C function as it is; a simulated pin's read
-    # is a Python call where a machine.Pin's is a C one: one frame deeper than the board).
-    clock = _Ticking()
-    buttons = Buttons({"ok": SimPin("ok")}, clock)
-    buttons.watch()
+    # level 1: its chooser nests deepest; 40 checks of the clock, some 2,500 steps (the
+    # clock moves a millisecond on at each read, and the think reads it once a check, every
+    # movegen.STEP_CHECK steps). At each check, as on the board, the watchdog is fed and the
+    # buttons are read (firmware/app.py; `int` stands for the watchdog's feed, a C function
+    # as it is; a simulated pin's read is a Python call where a machine.Pin's is a C one:
+    # one frame deeper than the board). The buttons keep a clock of their own, so that the
+    # think's still gets one read a check.
+    clock = SimClock()
+    clock.busy(1)
+    buttons = Buttons({"ok": SimPin("ok")}, SimClock())
 
     def think():
-        return computer.think(game, list(RACK), 1, clock, 40, None, int, buttons.pressed_since)
+        return computer.think(game, list(RACK), 1, clock, 40, None, int, buttons)
 
     got = _nested(ABOVE, think)
     move, score, _ = got
