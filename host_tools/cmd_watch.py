@@ -67,6 +67,17 @@ def _faces(chips):
 QUIET = ("reply", "sensor", "tag", "service", "recount")
 
 
+def _how_it_thought(ev):
+    """What a think's event says of how it ended, if not by its time: out of memory (the
+    best move it had found), or taken early by a button (firmware/README.md, events)."""
+    out = ""
+    if ev.get("short"):
+        out += ", out of memory"
+    if ev.get("early"):
+        out += ", taken early"
+    return out
+
+
 def describe(ev, names=()):
     """One readable line for an event, or None for those drawn otherwise or not worth a line.
     `names`: the players' names from the board's settings (else P1, P2...)."""
@@ -124,15 +135,18 @@ def describe(ev, names=()):
     if kind == "computer":
         board = "%s (board, level %s)" % (who, ev.get("level"))
         if ev.get("move"):
-            return "%s plays %s for %d" % (board, ev["move"], ev.get("score", 0))
-        if ev.get("swap"):
-            return "%s swaps %s: %s" % (board, n_chips(len(ev["swap"])), _faces(ev["swap"]))
-        return "%s passes" % board
+            said = "%s plays %s for %d" % (board, ev["move"], ev.get("score", 0))
+        elif ev.get("swap"):
+            said = "%s swaps %s: %s" % (board, n_chips(len(ev["swap"])), _faces(ev["swap"]))
+        else:
+            said = "%s passes" % board
+        return said + _how_it_thought(ev)
     if kind == "hint":
         found = "no move found"
         if ev.get("move"):
             found = "%s for %d" % (ev["move"], ev.get("score", 0))
-        return "%s asks a hint: %s (hint %s)" % (who, found, ev.get("hints"))
+        said = "%s asks a hint: %s (hint %s)" % (who, found, ev.get("hints"))
+        return said + _how_it_thought(ev)
     if kind == "stray":
         return "%s: not the board's move (%s), take it off" % (
             ev.get("square"), ev.get("face") or "a chip")  # fmt: skip

@@ -252,6 +252,8 @@ def test_watch_describes_the_boards_own_moves_and_hints():
         {"ev": "computer", "player": 1, "level": 1, "swap": None, "score": 0},
         {"ev": "hint", "player": 1, "move": "D8:9 E8:+", "score": 15, "hints": 1},
         {"ev": "hint", "player": 2, "move": None, "score": 0, "hints": 3},
+        {"ev": "hint", "player": 1, "move": "D8:9", "score": 9, "hints": 2, "early": True},
+        {"ev": "computer", "player": 2, "level": 3, "swap": ["0"], "score": 0, "short": True},
         {"ev": "stray", "square": "C3", "face": "7"},
     ]
     assert [describe(ev, ("Ana",)) for ev in said] == [
@@ -261,6 +263,8 @@ def test_watch_describes_the_boards_own_moves_and_hints():
         "Ana (board, level 1) passes",
         "Ana asks a hint: D8:9 E8:+ for 15 (hint 1)",
         "P2 asks a hint: no move found (hint 3)",
+        "Ana asks a hint: D8:9 for 9 (hint 2), taken early",
+        "P2 (board, level 3) swaps 1 chip: 0, out of memory",
         "C3: not the board's move (7), take it off",
     ]
 
