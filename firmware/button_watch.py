@@ -9,8 +9,8 @@ pins with interrupts (machine.Pin.irq, both edges, soft: run between two bytecod
 down and up again that far apart, so that a tap between two asks counts too and a contact's
 bounce (a few ms) never does. A button already down when the watch starts counts only once
 released and pressed again, so the OK that started the think does not end it. `close()`
-ends the watch: the interrupts are let go, and a button still down is not a press for the
-next poll.
+lets the interrupts go (then the App's `Buttons.hold_off()` keeps a button still down from
+being a press for the next poll).
 
 A module of its own, imported by the think: on a stock board, whose code is in RAM, it is
 dropped again with the search's modules after each think.
@@ -73,8 +73,7 @@ class Watch:
         return False
 
     def close(self):
-        """End the watch (see above)."""
+        """End the watch: the pins' interrupts are let go."""
         for k in range(len(self.pins)):
             if self.edges[k]:
                 self.pins[k].irq(handler=None)
-        self.buttons.hold_off()
