@@ -378,13 +378,18 @@ def _short_of_memory(run):
         movegen_calculissimo.generation = real
 
 
-def _ask_hint(board, rack):
+def _ask_hint(board, rack, think=None):
+    """Ask a hint through the menu and show `rack`; `think(board)` presses the OK that
+    starts the think (default: a plain press)."""
     board.press("ok")  # the menu opens on Pass; Hint is just before Back
     board.press("left")
     board.press("left")
     board.press("ok")
     shown = _show_rack(board, rack)
-    board.press("ok")
+    if think is None:
+        board.press("ok")
+    else:
+        think(board)
     return shown
 
 

@@ -5,6 +5,7 @@ is redrawn; the person presses OK when the display offers it. CPython and MicroP
 
 from tests.engine.checks import eq
 from tests.engine.fixtures import RULEBOOK
+from tests.fw import test_computer as computer_tests
 from tests.fw.board import events, lay, message, new_board
 from tests.fw.test_computer import _show_rack
 
@@ -20,12 +21,7 @@ def _think_pressing_ok(board):
 
 
 def _ask_hint(board, rack):
-    board.press("ok")  # the menu opens on Pass; Hint is just before Back
-    board.press("left")
-    board.press("left")
-    board.press("ok")
-    _show_rack(board, rack)
-    _think_pressing_ok(board)
+    computer_tests._ask_hint(board, rack, _think_pressing_ok)
 
 
 def _screen(board):
